@@ -40,7 +40,8 @@ export interface Endpoint<
   mutates?: boolean;
 }
 
-const endpoint = <Q extends z.ZodType, B extends z.ZodType, D extends z.ZodType>(e: Endpoint<Q, B, D>) => e;
+/** Keeps each endpoint's exact shape, so an endpoint without a body has no `body` in its type. */
+const endpoint = <const E extends Endpoint>(e: E): E => e;
 
 const Empty = z.object({});
 const Nothing = z.null();
@@ -155,9 +156,23 @@ export const endpoints = {
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
 export type EndpointData<N extends EndpointName> = z.infer<Endpoints[N]['data']>;
+/** What a caller sends as the body of an endpoint (zod input type); `never` when it takes none. */
 export type EndpointBody<N extends EndpointName> = Endpoints[N] extends { body: infer B extends z.ZodType }
   ? z.input<B>
   : never;
+/** What a caller sends as the query of an endpoint (zod input type); `never` when it takes none. */
 export type EndpointQuery<N extends EndpointName> = Endpoints[N] extends { query: infer Q extends z.ZodType }
   ? z.input<Q>
+  : never;
+/** The validated body as the server sees it (zod output type). */
+export type EndpointBodyOutput<N extends EndpointName> = Endpoints[N] extends {
+  body: infer B extends z.ZodType;
+}
+  ? z.output<B>
+  : never;
+/** The validated query as the server sees it (zod output type). */
+export type EndpointQueryOutput<N extends EndpointName> = Endpoints[N] extends {
+  query: infer Q extends z.ZodType;
+}
+  ? z.output<Q>
   : never;

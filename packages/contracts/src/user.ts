@@ -161,3 +161,15 @@ export const SetUserInfoBodySchema = z
     }
   });
 export type SetUserInfoBody = z.infer<typeof SetUserInfoBodySchema>;
+
+/**
+ * Row rules of the push form, so the web checks each row as the server will (added for the web's
+ * form rules; PushFormSchema applies the same ones).
+ */
+export const pushRowSchemas = {
+  email: EmailSchema,
+  phoneCode: CountryCodeSchema,
+  phoneNumber: PhoneNumberSchema,
+  teamsUrl: httpsUrl,
+  telegramChatId,
+} as const;

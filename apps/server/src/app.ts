@@ -1,0 +1,91 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import { limits } from '@fbox/contracts';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ensureMasterAccount } from './bootstrap.js';
+import { type Config, loadConfig } from './config.js';
+import { type Database, openDatabase } from './db/database.js';
+import { dbPlugin } from './db/db.plugin.js';
+import { docsPlugin } from './http/docs.plugin.js';
+import { errorsPlugin } from './http/errors.plugin.js';
+import { langPlugin } from './http/lang.plugin.js';
+import { legacyPlugin } from './http/legacy/legacy.plugin.js';
+import { spaPlugin } from './http/spa.plugin.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { authPlugin } from './modules/auth/auth.plugin.js';
+import { modulesPlugin } from './modules/modules.plugin.js';
+import { mqttPlugin } from './mqtt/mqtt.plugin.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    clock: Clock;
+    config: Config;
+  }
+}
+
+export interface BuildAppOptions {
+  /** Overrides of the configuration parsed from the environment. */
+  config?: Partial<Config>;
+  /** An open database (tests); otherwise opened from the configuration. Closed with the app. */
+  database?: Database;
+  /** false silences logs; true or pino options log. */
+  logger?: FastifyServerOptions['logger'];
+  now?: Clock;
+  /** Start the embedded MQTT broker (main does; HTTP tests do not need it). */
+  mqtt?: boolean;
+  /** Create the master account on an empty database (default true). */
+  seed?: boolean;
+}
+
+/** CSP of DESIGN §9: antd injects its CSS at runtime, hence `style-src 'unsafe-inline'`. */
+const contentSecurityPolicy = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    connectSrc: ["'self'", 'ws:', 'wss:'],
+    fontSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+};
+
+/** Builds the server; plugins are registered in dependency order. Call `listen` or `inject` after. */
+export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyInstance> => {
+  const config: Config = { ...loadConfig({}), ...options.config };
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: limits.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('clock', options.now ?? systemClock);
+  app.decorate('config', config);
+
+  await app.register(fastifyHelmet, { contentSecurityPolicy, referrerPolicy: { policy: 'same-origin' } });
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: limits.bodyLimitBytes });
+  await app.register(langPlugin);
+  await app.register(errorsPlugin);
+  await app.register(dbPlugin, { database: options.database ?? openDatabase(config) });
+  await app.register(authPlugin, { sessionTtlMinutes: config.sessionTtlMinutes });
+  await app.register(modulesPlugin);
+  await app.register(legacyPlugin);
+  await app.register(docsPlugin);
+  await app.register(spaPlugin, { webDist: config.webDist });
+  if (options.mqtt) {
+    await app.register(mqttPlugin, {
+      port: config.mqttPort,
+      explicit: config.mqttPortExplicit,
+      host: config.host,
+      url: config.mqttUrl,
+    });
+  }
+  await app.ready();
+  if (options.seed !== false) await ensureMasterAccount(app, config);
+  return app;
+};

@@ -1,0 +1,164 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Default web build location, resolved from this file so it does not depend on the cwd. */
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** One configuration variable for the README and the error messages. */
+export interface ConfigVariable {
+  name: string;
+  default: string;
+  description: string;
+}
+
+/** Every environment variable the server reads (the README lists this table). */
+export const configVariables: ConfigVariable[] = [
+  { name: 'PORT', default: '8080', description: 'HTTP port; 0 picks any free port' },
+  { name: 'HOST', default: '0.0.0.0', description: 'HTTP listen address' },
+  {
+    name: 'MQTT_PORT',
+    default: '1883',
+    description:
+      'Embedded MQTT broker port; 0 picks any free port. When unset and 1883 is taken, a free port is used with a warning',
+  },
+  {
+    name: 'MQTT_URL',
+    default: '(unset)',
+    description: 'mqtt:// or mqtts:// external broker; the embedded one is not started',
+  },
+  { name: 'DATA_DIR', default: './data', description: 'Directory for the SQLite database and other data' },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset)',
+    description: 'Unset: SQLite file DATA_DIR/fbox.db; postgres:// or postgresql://: PostgreSQL',
+  },
+  { name: 'ADMIN_USER', default: 'admin', description: 'Master account created on first start' },
+  {
+    name: 'ADMIN_PASSWORD',
+    default: '(generated)',
+    description: 'Its password (at least 8 characters); unset: generated and printed once in the log',
+  },
+  {
+    name: 'DEMO',
+    default: '1',
+    description: '1 creates a demo mine on first start (and later the simulator); 0 does not',
+  },
+  { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    name: 'SESSION_TTL_MINUTES',
+    default: '1440',
+    description: 'Login session lifetime, extended while used',
+  },
+  { name: 'WEB_DIST', default: 'apps/web/dist', description: 'Built web console served by the server' },
+  {
+    name: 'TRUST_PROXY',
+    default: '0',
+    description: '1 trusts X-Forwarded-* headers (behind a reverse proxy)',
+  },
+];
+
+const intString = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `must be an integer from ${min} to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` });
+
+const flag = z.enum(['0', '1'], { error: 'must be 0 or 1' }).transform((v) => v === '1');
+
+const EnvSchema = z.object({
+  PORT: intString(0, 65535).default(8080),
+  HOST: z.string().min(1, { error: 'must not be empty' }).default('0.0.0.0'),
+  MQTT_PORT: intString(0, 65535).optional(),
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\/\S+$/, { error: 'must start with mqtt:// or mqtts://' })
+    .optional(),
+  DATA_DIR: z.string().min(1, { error: 'must not be empty' }).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, {
+      error: 'must be a postgres:// or postgresql:// URL (unset it for SQLite)',
+    })
+    .optional(),
+  ADMIN_USER: z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(50, { error: 'must be at most 50 characters' })
+    .default('admin'),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8, { error: 'must be at least 8 characters' })
+    .max(128, { error: 'must be at most 128 characters' })
+    .optional(),
+  DEMO: flag.default(true),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  SESSION_TTL_MINUTES: intString(1, 525_600).default(1440),
+  WEB_DIST: z.string().min(1, { error: 'must not be empty' }).default(defaultWebDist),
+  TRUST_PROXY: flag.default(false),
+});
+
+/** The parsed configuration. */
+export interface Config {
+  port: number;
+  host: string;
+  mqttPort: number;
+  /** MQTT_PORT was given: a taken port is then an error instead of a fallback. */
+  mqttPortExplicit: boolean;
+  mqttUrl: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminUser: string;
+  adminPassword: string | undefined;
+  demo: boolean;
+  logLevel: string;
+  sessionTtlMinutes: number;
+  webDist: string;
+  trustProxy: boolean;
+}
+
+/** Thrown for a wrong variable; its message is the one line printed before exiting. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment. Empty strings count as unset, as shells often export `VAR=`.
+ * @throws ConfigError naming the first wrong variable and its value.
+ */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const input: Record<string, string> = {};
+  for (const { name } of configVariables) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[name] = value;
+  }
+  const result = EnvSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0]);
+    const shown = name === 'ADMIN_PASSWORD' ? '***' : input[name];
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got "${shown}")`);
+  }
+  const e = result.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    mqttPort: e.MQTT_PORT ?? 1883,
+    mqttPortExplicit: e.MQTT_PORT !== undefined,
+    mqttUrl: e.MQTT_URL,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    adminUser: e.ADMIN_USER,
+    adminPassword: e.ADMIN_PASSWORD,
+    demo: e.DEMO,
+    logLevel: e.LOG_LEVEL,
+    sessionTtlMinutes: e.SESSION_TTL_MINUTES,
+    webDist: e.WEB_DIST,
+    trustProxy: e.TRUST_PROXY,
+  };
+};

@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from './database.js';
+import { migrateToLatest } from './migrations.js';
+import type { DB } from './schema.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<DB>;
+    dbDialect: Dialect;
+  }
+}
+
+/** Decorates the app with the database, migrated to the latest schema, and closes it on shutdown. */
+export const dbPlugin = fp<{ database: Database }>(
+  async (app, { database }) => {
+    await migrateToLatest(database.db as Kysely<unknown>, database.dialect);
+    app.decorate('db', database.db);
+    app.decorate('dbDialect', database.dialect);
+    app.addHook('onClose', async () => {
+      await database.close();
+    });
+  },
+  { name: 'db' },
+);

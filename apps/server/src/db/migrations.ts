@@ -1,0 +1,131 @@
+import {
+  type ColumnDefinitionBuilder,
+  type CreateTableBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+} from 'kysely';
+import type { Dialect } from './database.js';
+
+type Table = CreateTableBuilder<string, never>;
+
+/** Auto-increment primary key: SQLite's rowid alias vs PostgreSQL's serial. */
+const withId = (table: Table, dialect: Dialect): Table =>
+  dialect === 'sqlite'
+    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    : table.addColumn('id', 'serial', (c) => c.primaryKey());
+
+const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
+
+const init = (dialect: Dialect): Migration => ({
+  async up(db: Kysely<unknown>) {
+    await withId(db.schema.createTable('users'), dialect)
+      .addColumn('username', 'varchar(50)', (c) => c.notNull().unique())
+      .addColumn('password_hash', 'text', notNull)
+      .addColumn('nickname', 'varchar(50)', (c) => c.notNull().defaultTo(''))
+      .addColumn('email', 'varchar(254)', (c) => c.notNull().defaultTo(''))
+      .addColumn('mobile', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+      .addColumn('time_zone', 'varchar(8)', (c) => c.notNull().defaultTo('UTC+8'))
+      .addColumn('headimg', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('parent_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('auto_frequency', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('auto_frequency_min', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('auto_frequency_max', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('pool_locked', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('global_config', 'text', notNull)
+      .addColumn('alert_send_level', 'text', notNull)
+      .addColumn('email_send', 'text', notNull)
+      .addColumn('sms_send', 'text', notNull)
+      .addColumn('teams_send', 'text', notNull)
+      .addColumn('telegram_send', 'text', notNull)
+      .addColumn('sms_times', 'integer', (c) => c.notNull().defaultTo(100))
+      .addColumn('totp_secret', 'varchar(64)')
+      .addColumn('totp_pending_secret', 'varchar(64)')
+      .addColumn('totp_last_step', 'bigint')
+      .addColumn('created_at', 'bigint', notNull)
+      .addColumn('updated_at', 'bigint', notNull)
+      .addColumn('last_login_at', 'bigint')
+      .addColumn('last_login_ip', 'varchar(64)')
+      .execute();
+    await db.schema.createIndex('users_parent_id').on('users').column('parent_id').execute();
+
+    await withId(db.schema.createTable('sessions'), dialect)
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
+      .addColumn('created_at', 'bigint', notNull)
+      .addColumn('expires_at', 'bigint', notNull)
+      .addColumn('last_seen_at', 'bigint', notNull)
+      .addColumn('revoked_at', 'bigint')
+      .addColumn('ip', 'varchar(64)')
+      .addColumn('user_agent', 'varchar(512)')
+      .execute();
+    await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
+
+    await db.schema
+      .createTable('login_limits')
+      .addColumn('key', 'varchar(200)', (c) => c.primaryKey())
+      .addColumn('failures', 'integer', notNull)
+      .addColumn('window_start', 'bigint', notNull)
+      .addColumn('locked_until', 'bigint')
+      .execute();
+
+    await withId(db.schema.createTable('areas'), dialect)
+      .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('area_name', 'varchar(50)', notNull)
+      .addColumn('electricity_hz', 'integer', (c) => c.notNull().defaultTo(50))
+      .addColumn('created_at', 'bigint', notNull)
+      .addColumn('updated_at', 'bigint', notNull)
+      .execute();
+    await db.schema
+      .createIndex('areas_owner_name')
+      .unique()
+      .on('areas')
+      .columns(['owner_id', 'area_name'])
+      .execute();
+
+    await db.schema
+      .createTable('user_areas')
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('area_id', 'integer', (c) => c.notNull().references('areas.id').onDelete('cascade'))
+      .addPrimaryKeyConstraint('user_areas_pk', ['user_id', 'area_id'])
+      .execute();
+    await db.schema.createIndex('user_areas_area_id').on('user_areas').column('area_id').execute();
+
+    await withId(db.schema.createTable('messages'), dialect)
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('area_id', 'integer', (c) => c.references('areas.id').onDelete('cascade'))
+      .addColumn('level', 'integer', notNull)
+      .addColumn('title', 'varchar(200)', notNull)
+      .addColumn('content', 'text', notNull)
+      .addColumn('created_at', 'bigint', notNull)
+      .addColumn('read_at', 'bigint')
+      .execute();
+    // The badge counts a user's unread rows on every page load.
+    await db.schema
+      .createIndex('messages_user_unread')
+      .on('messages')
+      .columns(['user_id', 'read_at', 'area_id'])
+      .execute();
+  },
+});
+
+/** Numbered migrations, in order. Each is written once with the schema builder for both dialects. */
+const migrations = (dialect: Dialect): Record<string, Migration> => ({
+  '0001_init': init(dialect),
+});
+
+/** Brings the schema up to date; safe to run on every start and from several processes at once. */
+export const migrateToLatest = async (db: Kysely<unknown>, dialect: Dialect): Promise<void> => {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
+      cause: error,
+    });
+  }
+};

@@ -1,0 +1,94 @@
+import type { Generated } from 'kysely';
+
+/** Row types of the database. Timestamps are UTC epoch ms; flags are 0/1 integers on both dialects. */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  nickname: string;
+  email: string;
+  /** Country code and number joined by a space, or ''. */
+  mobile: string;
+  time_zone: string;
+  headimg: number;
+  is_master: number;
+  /** The master account of a sub-account; null for masters. */
+  parent_id: number | null;
+  /** 1 active, 0 disabled. */
+  status: number;
+  auto_frequency: number;
+  auto_frequency_min: number;
+  auto_frequency_max: number;
+  pool_locked: number;
+  /** JSON text: `{"delay_switch_value":N}`. */
+  global_config: string;
+  /** JSON text: `{"1":1,"2":1,"3":0}`. */
+  alert_send_level: string;
+  /** JSON text `{status, value[]}` per push channel. */
+  email_send: string;
+  sms_send: string;
+  teams_send: string;
+  telegram_send: string;
+  sms_times: number;
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_last_step: number | null;
+  created_at: number;
+  updated_at: number;
+  last_login_at: number | null;
+  last_login_ip: string | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  revoked_at: number | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** Failure counters of the login rate limit, shared by every server process. */
+export interface LoginLimitsTable {
+  key: string;
+  failures: number;
+  window_start: number;
+  locked_until: number | null;
+}
+
+export interface AreasTable {
+  id: Generated<number>;
+  owner_id: number;
+  area_name: string;
+  electricity_hz: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserAreasTable {
+  user_id: number;
+  area_id: number;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  user_id: number;
+  area_id: number | null;
+  level: number;
+  title: string;
+  content: string;
+  created_at: number;
+  read_at: number | null;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_limits: LoginLimitsTable;
+  areas: AreasTable;
+  user_areas: UserAreasTable;
+  messages: MessagesTable;
+}

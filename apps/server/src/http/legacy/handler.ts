@@ -1,0 +1,51 @@
+import type {
+  EndpointBodyOutput,
+  EndpointName,
+  EndpointQueryOutput,
+  Endpoints,
+  Language,
+  SharedMessageKey,
+} from '@fbox/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { ClientInfo, SessionUser } from '../../modules/auth/auth.service.js';
+
+/** The validated input of an endpoint: its body for POST, its query for GET, else nothing. */
+export type EndpointInput<N extends EndpointName> = [EndpointBodyOutput<N>] extends [never]
+  ? [EndpointQueryOutput<N>] extends [never]
+    ? Record<string, never>
+    : EndpointQueryOutput<N>
+  : EndpointBodyOutput<N>;
+
+/** What a handler gets: the app (for its services), the caller and the request's context. */
+export interface HandlerContext<N extends EndpointName> {
+  app: FastifyInstance;
+  input: EndpointInput<N>;
+  user: Endpoints[N]['permission'] extends 'public' ? null : SessionUser;
+  /** `area_id` from the query or the body, when given. */
+  areaId: number | undefined;
+  lang: Language;
+  client: ClientInfo;
+}
+
+export type Handler<N extends EndpointName> = (
+  ctx: HandlerContext<N>,
+) => Promise<z.input<Endpoints[N]['data']>>;
+
+/** One handler per endpoint: a missing one fails the typecheck. */
+export type HandlerMap = { [N in EndpointName]: Handler<N> };
+
+/** Handlers of one module. */
+export type HandlersFor<N extends EndpointName> = { [K in N]: Handler<K> };
+
+/** Success texts other than the default `api.ok`. */
+export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = {
+  logout: 'api.loggedOut',
+  setUserInfo: 'api.modified',
+  changePassword: 'api.passwordChanged',
+  totpEnable: 'api.modified',
+  totpDisable: 'api.modified',
+  areaCreate: 'api.modified',
+  areaEdit: 'api.modified',
+  areaDelete: 'api.modified',
+};

@@ -1,0 +1,113 @@
+import {
+  Code,
+  type Endpoint,
+  type EndpointName,
+  endpoints,
+  LegacyQuerySchema,
+  limits,
+  translate,
+} from '@fbox/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { z } from 'zod';
+import type { SessionUser } from '../../modules/auth/auth.service.js';
+import { ApiError, envelopeOf, envelopeOfError, sendEnvelope, validationError } from '../envelope.js';
+import type { HandlerContext } from './handler.js';
+import { successMessages } from './handler.js';
+import { legacyHandlers } from './handlers.js';
+import { fieldErrors } from './validation.js';
+
+type AnyHandler = (ctx: HandlerContext<EndpointName>) => Promise<unknown>;
+
+/**
+ * The session token: the `logintoken` header for any method; the `Admin-Token` cookie only for
+ * reads, so a cross-site form post that carries the cookie is not signed in (CSRF defence).
+ */
+const readToken = (request: FastifyRequest): string | undefined => {
+  const header = request.headers.logintoken;
+  if (typeof header === 'string' && header) return header;
+  if (request.method === 'GET' || request.method === 'HEAD') return request.cookies?.[limits.tokenCookie];
+  return undefined;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+class InvalidInput extends Error {
+  constructor(readonly issues: z.core.$ZodIssue[]) {
+    super('invalid input');
+  }
+}
+
+const parse = <S extends z.ZodType>(schema: S, raw: unknown): z.output<S> => {
+  const result = schema.safeParse(raw, { reportInput: true });
+  if (!result.success) throw new InvalidInput(result.error.issues);
+  return result.data;
+};
+
+/**
+ * Serves every endpoint of the contract table at its path and under `/api`. The routes only
+ * authenticate, validate with the contract schemas and wrap outcomes in the envelope; the rules
+ * live in the services the handlers call.
+ */
+export const legacyPlugin = fp(
+  async (app) => {
+    for (const [name, endpoint] of Object.entries(endpoints) as [EndpointName, Endpoint][]) {
+      const handler = legacyHandlers[name] as AnyHandler;
+      const info = endpoint.info === true;
+
+      const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+        const lang = request.lang;
+        try {
+          let user: SessionUser | null = null;
+          if (endpoint.permission !== 'public') {
+            user = await app.auth.authenticate(readToken(request));
+            if (!user) throw new ApiError(Code.NOT_LOGGED_IN, 'api.notLoggedIn');
+            if (endpoint.permission === 'master' && !user.isMaster)
+              throw new ApiError(Code.FORBIDDEN, 'api.forbidden');
+          }
+          const query = isRecord(request.query) ? request.query : {};
+          const raw = endpoint.method === 'GET' ? query : (request.body ?? {});
+          if (!isRecord(raw))
+            throw new InvalidInput([
+              {
+                code: 'invalid_type',
+                expected: 'object',
+                path: [],
+                message: 'rule.invalidType',
+                input: raw,
+              } as z.core.$ZodIssue,
+            ]);
+          const schema = endpoint.method === 'GET' ? endpoint.query : endpoint.body;
+          const input = schema ? parse(schema, raw) : {};
+          const legacy = parse(LegacyQuerySchema, { area_id: raw.area_id ?? query.area_id });
+          const data = await handler({
+            app,
+            input: input as never,
+            user: user as never,
+            areaId: legacy.area_id,
+            lang,
+            client: { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null },
+          });
+          const msg = translate(lang, successMessages[name] ?? 'api.ok');
+          return sendEnvelope(reply, envelopeOf(Code.OK, msg, data, info));
+        } catch (error) {
+          if (error instanceof InvalidInput)
+            return sendEnvelope(reply, validationError(fieldErrors(error.issues, lang), lang));
+          if (error instanceof ApiError) return sendEnvelope(reply, envelopeOfError(error, lang, info));
+          request.log.error({ err: error, endpoint: name }, 'request failed');
+          return sendEnvelope(
+            reply,
+            envelopeOf(Code.SERVER_ERROR, translate(lang, 'api.serverError'), null, info),
+            500,
+          );
+        }
+      };
+
+      for (const url of [endpoint.path, `/api${endpoint.path}`]) {
+        app.route({ method: endpoint.method, url, handler: serve });
+      }
+    }
+  },
+  { name: 'legacy-http', dependencies: ['auth', 'modules', 'lang'] },
+);

@@ -1,0 +1,97 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { buildTestApp, describeDb, type TestApp } from '../test/build-test-app.js';
+
+const INDEX = '<!doctype html><title>FBOX Cloud System</title><div id="root"></div>';
+const html = { accept: 'text/html,application/xhtml+xml' };
+
+describeDb('static SPA', () => {
+  let dist: string;
+  let t: TestApp;
+  beforeAll(() => {
+    dist = mkdtempSync(join(tmpdir(), 'fbox-web-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), INDEX);
+    writeFileSync(join(dist, 'assets', 'x-abc123.js'), 'console.log(1)');
+    writeFileSync(join(dist, 'favicon.ico'), 'icon');
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+  beforeEach(async () => {
+    t = await buildTestApp({ config: { webDist: dist } });
+  });
+  afterEach(() => t.close());
+
+  it('answers page routes with index.html, never cached', async () => {
+    for (const url of [
+      '/',
+      '/index',
+      '/index?x=1',
+      '/device/boxList',
+      '/login?redirect=%2Findex',
+      '/error/404',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(INDEX);
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    // curl's */* also gets the page for extension-less paths.
+    expect((await t.app.inject({ method: 'GET', url: '/task/groups' })).body).toBe(INDEX);
+  });
+
+  it('caches hashed assets for a year and 404s missing ones', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/x-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await t.app.inject({ method: 'GET', url: '/favicon.ico' })).headers['cache-control']).toBe(
+      'no-cache',
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/assets/missing-1.js' })).statusCode).toBe(404);
+  });
+
+  it('sets security headers on pages, API answers and errors', async () => {
+    for (const url of ['/device/boxList', '/index/fbox.user/getuserinfo', '/index/nope', '/docs/json']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(res.headers['content-security-policy'], url).toBe(
+        "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;connect-src 'self' ws: wss:;font-src 'self' data:;object-src 'none';base-uri 'self';frame-ancestors 'none'",
+      );
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('same-origin');
+    }
+  });
+
+  it('keeps API paths out of the SPA fallback', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/index/fbox.nope/index', headers: html });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe(-3);
+  });
+});
+
+describeDb('without a web build', () => {
+  it('explains how to build the web instead of failing', async () => {
+    const t = await buildTestApp({ config: { webDist: join(tmpdir(), 'fbox-missing-dist') } });
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.body).toContain('web console has not been built');
+    await t.close();
+  });
+});
+
+describeDb('API reference', () => {
+  it('serves the OpenAPI document generated from the contracts and a viewer', async () => {
+    const t = await buildTestApp();
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    expect(doc.openapi).toBe('3.0.3');
+    expect(
+      doc.paths['/index/index/login'].post.requestBody.content['application/json'].schema.required,
+    ).toEqual(['username', 'password']);
+    expect(Object.keys(doc.paths)).toContain('/index/fbox.area/index');
+    const ui = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect([200, 302]).toContain(ui.statusCode);
+    await t.close();
+  });
+});

@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+const columns = ['areas.id', 'areas.area_name', 'areas.electricity_hz'] as const;
+
+/** Kysely queries for areas (mines). Every lookup is scoped by owner so foreign ids are invisible. */
+export class AreaRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  listOwned(ownerId: number) {
+    return this.db
+      .selectFrom('areas')
+      .select(columns)
+      .where('owner_id', '=', ownerId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Areas a sub-account manages. */
+  listAssigned(userId: number) {
+    return this.db
+      .selectFrom('areas')
+      .innerJoin('user_areas', 'user_areas.area_id', 'areas.id')
+      .select(columns)
+      .where('user_areas.user_id', '=', userId)
+      .orderBy('areas.id')
+      .execute();
+  }
+
+  findOwned(ownerId: number, id: number) {
+    return this.db
+      .selectFrom('areas')
+      .select(columns)
+      .where('owner_id', '=', ownerId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async nameTaken(ownerId: number, name: string, exceptId?: number): Promise<boolean> {
+    let query = this.db
+      .selectFrom('areas')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .where('area_name', '=', name);
+    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  insert(ownerId: number, name: string, electricityHz: number, now: number) {
+    return this.db
+      .insertInto('areas')
+      .values({
+        owner_id: ownerId,
+        area_name: name,
+        electricity_hz: electricityHz,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(['id', 'area_name', 'electricity_hz'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async update(
+    id: number,
+    values: { area_name?: string; electricity_hz?: number },
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('areas')
+      .set({ ...values, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(ownerId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('areas')
+      .where('owner_id', '=', ownerId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+}

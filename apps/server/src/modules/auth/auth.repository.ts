@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+/** Kysely queries for sessions and the credentials part of users. */
+export class AuthRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  findUserByUsername(username: string) {
+    return this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  }
+
+  findUserById(id: number) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async createSession(row: {
+    user_id: number;
+    token_hash: string;
+    now: number;
+    expires_at: number;
+    ip: string | null;
+    user_agent: string | null;
+  }): Promise<void> {
+    const { now, ...rest } = row;
+    await this.db
+      .insertInto('sessions')
+      .values({ ...rest, created_at: now, last_seen_at: now })
+      .execute();
+  }
+
+  /** A live session with its (active) user, or undefined. */
+  findLiveSession(tokenHash: string, now: number) {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.last_seen_at',
+        'users.id as user_id',
+        'users.username',
+        'users.is_master',
+        'users.parent_id',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', now)
+      .where('users.status', '=', 1)
+      .executeTakeFirst();
+  }
+
+  async touchSession(sessionId: number, now: number, expiresAt: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ last_seen_at: now, expires_at: expiresAt })
+      .where('id', '=', sessionId)
+      .execute();
+  }
+
+  async revokeSession(sessionId: number, now: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).execute();
+  }
+
+  async revokeUserSessions(userId: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  async recordLogin(userId: number, now: number, ip: string | null): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ last_login_at: now, last_login_ip: ip })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  async setPasswordHash(userId: number, hash: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: now })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  async setTotp(
+    userId: number,
+    values: {
+      totp_secret?: string | null;
+      totp_pending_secret?: string | null;
+      totp_last_step?: number | null;
+    },
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ ...values, updated_at: now })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  /**
+   * Marks a TOTP step as used if no equal or later step was used before. Returns false when another
+   * request used it first, so a code cannot be replayed even by concurrent requests.
+   */
+  async claimTotpStep(userId: number, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,162 @@
+import { Code, type LoginBody, type TotpSetupData } from '@fbox/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { ApiError } from '../../lib/api-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { dummyVerify, hashPassword, verifyPassword } from '../../lib/password.js';
+import { hashToken, newToken } from '../../lib/tokens.js';
+import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.js';
+import { AuthRepository } from './auth.repository.js';
+import { accountRule, ipRule, LoginLimiter } from './login-limit.js';
+
+/** The signed-in caller of a request. */
+export interface SessionUser {
+  id: number;
+  username: string;
+  isMaster: boolean;
+  /** Master account of a sub-account; null for masters. */
+  parentId: number | null;
+  sessionId: number;
+}
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Sliding expiry is written at most once a minute so reads do not each cost a write. */
+const TOUCH_INTERVAL_MS = 60_000;
+const TOTP_ISSUER = 'FBOX Cloud';
+
+/**
+ * Sessions, login (with rate limit and TOTP), logout, password change and TOTP enrolment.
+ * Failures are `ApiError`s carrying the envelope code and message key.
+ */
+export class AuthService {
+  private readonly repo: AuthRepository;
+  private readonly limiter: LoginLimiter;
+
+  constructor(
+    db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly sessionTtlMs: number,
+  ) {
+    this.repo = new AuthRepository(db);
+    this.limiter = new LoginLimiter(db);
+  }
+
+  /** Checks the credentials and opens a session; returns the token (only its hash is stored). */
+  async login(body: LoginBody, client: ClientInfo): Promise<string> {
+    const now = this.clock();
+    const accountKey = `account:${body.username.toLowerCase()}`;
+    const ipKey = `ip:${client.ip ?? 'unknown'}`;
+    const lockedMs = await this.limiter.lockedFor([accountKey, ipKey], now);
+    if (lockedMs > 0) {
+      const retryAfter = Math.ceil(lockedMs / 1000);
+      throw new ApiError(Code.RATE_LIMITED, 'api.rateLimited', { seconds: retryAfter }, { retryAfter });
+    }
+    const fail = async (messageKey: 'api.loginFailed' | 'api.totpInvalid'): Promise<never> => {
+      await this.limiter.recordFailure(accountKey, accountRule, now);
+      await this.limiter.recordFailure(ipKey, ipRule, now);
+      throw new ApiError(Code.LOGIN_FAILED, messageKey);
+    };
+
+    const user = await this.repo.findUserByUsername(body.username);
+    const passwordOk = user
+      ? await verifyPassword(user.password_hash, body.password)
+      : await dummyVerify(body.password);
+    if (!user || !passwordOk || user.status !== 1) return fail('api.loginFailed');
+    if (user.totp_secret) {
+      const step = verifyTotp(user.totp_secret, body.googleCode, now, user.totp_last_step);
+      if (step === null || !(await this.repo.claimTotpStep(user.id, step))) return fail('api.totpInvalid');
+    }
+
+    await this.limiter.clear(accountKey);
+    const token = newToken();
+    await this.repo.createSession({
+      user_id: user.id,
+      token_hash: hashToken(token),
+      now,
+      expires_at: now + this.sessionTtlMs,
+      ip: client.ip,
+      user_agent: client.userAgent?.slice(0, 512) ?? null,
+    });
+    await this.repo.recordLogin(user.id, now, client.ip);
+    return token;
+  }
+
+  /** The session's user, or null when the token is unknown, expired, revoked or the user disabled. */
+  async authenticate(token: string | undefined): Promise<SessionUser | null> {
+    if (!token || token.length > 200) return null;
+    const now = this.clock();
+    const row = await this.repo.findLiveSession(hashToken(token), now);
+    if (!row) return null;
+    if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
+      await this.repo.touchSession(row.session_id, now, now + this.sessionTtlMs);
+    }
+    return {
+      id: row.user_id,
+      username: row.username,
+      isMaster: row.is_master === 1,
+      parentId: row.parent_id,
+      sessionId: row.session_id,
+    };
+  }
+
+  async logout(user: SessionUser): Promise<void> {
+    await this.repo.revokeSession(user.sessionId, this.clock());
+  }
+
+  /** Changes the password and ends every session of the user, this one included. */
+  async changePassword(user: SessionUser, oldPassword: string, newPassword: string): Promise<void> {
+    const row = await this.repo.findUserById(user.id);
+    if (!row || !(await verifyPassword(row.password_hash, oldPassword))) {
+      throw new ApiError(Code.VALIDATION, 'api.oldPasswordWrong', undefined, {
+        errors: [{ field: 'oldpassword', rule: 'api.oldPasswordWrong' }],
+      });
+    }
+    const now = this.clock();
+    await this.repo.setPasswordHash(user.id, await hashPassword(newPassword), now);
+    await this.repo.revokeUserSessions(user.id, now);
+  }
+
+  /** Starts TOTP enrolment with a new pending secret; the old one stays active until confirmed. */
+  async totpSetup(user: SessionUser): Promise<TotpSetupData> {
+    const row = await this.repo.findUserById(user.id);
+    if (row?.totp_secret) throw new ApiError(Code.CONFLICT, 'api.totpAlreadyEnabled');
+    const secret = newTotpSecret();
+    await this.repo.setTotp(user.id, { totp_pending_secret: secret }, this.clock());
+    return { secret, otpauth_url: otpauthUrl(TOTP_ISSUER, user.username, secret) };
+  }
+
+  /** Confirms enrolment with a code of the pending secret; that code is then spent. */
+  async totpEnable(user: SessionUser, code: string): Promise<void> {
+    const row = await this.repo.findUserById(user.id);
+    if (row?.totp_secret) throw new ApiError(Code.CONFLICT, 'api.totpAlreadyEnabled');
+    if (!row?.totp_pending_secret) throw new ApiError(Code.CONFLICT, 'api.totpNotPending');
+    const now = this.clock();
+    const step = verifyTotp(row.totp_pending_secret, code, now, null);
+    if (step === null) throw new ApiError(Code.TOTP_INVALID, 'api.totpInvalid');
+    await this.repo.setTotp(
+      user.id,
+      { totp_secret: row.totp_pending_secret, totp_pending_secret: null, totp_last_step: step },
+      now,
+    );
+  }
+
+  /** Turns TOTP off; needs a current, unused code so a stolen session alone cannot do it. */
+  async totpDisable(user: SessionUser, code: string): Promise<void> {
+    const row = await this.repo.findUserById(user.id);
+    if (!row?.totp_secret) throw new ApiError(Code.CONFLICT, 'api.totpNotEnabled');
+    const now = this.clock();
+    const step = verifyTotp(row.totp_secret, code, now, row.totp_last_step);
+    if (step === null || !(await this.repo.claimTotpStep(user.id, step))) {
+      throw new ApiError(Code.TOTP_INVALID, 'api.totpInvalid');
+    }
+    await this.repo.setTotp(
+      user.id,
+      { totp_secret: null, totp_pending_secret: null, totp_last_step: null },
+      now,
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { describe } from 'vitest';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { type Database, openPostgres, openSqlite } from '../db/database.js';
+
+/** Which database this run of the suite uses: the vitest project sets TEST_DB. */
+export const testDbKind: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * PostgreSQL suites are skipped when no server answers at the default address; when
+ * TEST_DATABASE_URL is set explicitly (CI) they run and fail loudly if it is unreachable.
+ */
+const probePostgres = async (): Promise<boolean> => {
+  if (process.env.TEST_DATABASE_URL) return true;
+  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const dbAvailable = testDbKind === 'sqlite' || (await probePostgres());
+
+/** `describe` for suites that need the database; skipped when PostgreSQL is absent (see above). */
+export const describeDb = (name: string, fn: () => void) =>
+  (dbAvailable ? describe : describe.skip)(`${name} [${testDbKind}]`, fn);
+
+/** A clock tests move by hand, so expiry, TOTP steps and rate-limit windows need no sleeping. */
+export class TestClock {
+  constructor(public ms = Date.UTC(2025, 0, 1, 0, 0, 0)) {}
+  now = (): number => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+/** A fresh, isolated database: a temp SQLite file, or a new PostgreSQL schema dropped on close. */
+export const openTestDatabase = async (): Promise<Database> => {
+  if (testDbKind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'fbox-test-'));
+    const database = openSqlite(join(dir, 'test.db'));
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = openPostgres(pgUrl, { options: `-c search_path=${schema}`, max: 4 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: pgUrl });
+      await dropper.connect();
+      await dropper.query(`drop schema if exists ${schema} cascade`);
+      await dropper.end();
+    },
+  };
+};
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database, logging off, with a hand-moved clock and no master seeded. */
+export const buildTestApp = async (
+  options: { config?: Partial<Config>; seed?: boolean } = {},
+): Promise<TestApp> => {
+  const clock = new TestClock();
+  const app = await buildApp({
+    database: await openTestDatabase(),
+    logger: false,
+    now: clock.now,
+    seed: options.seed ?? false,
+    config: { webDist: join(tmpdir(), 'fbox-no-web-dist'), ...options.config },
+  });
+  return { app, clock, close: () => app.close() };
+};
