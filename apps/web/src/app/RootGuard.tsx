@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { getToken } from '../lib/session';
+import { decideAccess } from './guard';
+import { findRoute } from './routes';
+
+/** Document title from the route table: `<page> - FBOX Cloud System`. */
+const useDocumentTitle = (pathname: string) => {
+  const { t } = useTranslation();
+  const route = findRoute(pathname);
+  const title = route ? `${t(route.meta.titleKey)} - ${t('app.brand.title')}` : t('app.brand.title');
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+};
+
+/**
+ * Applies the access rules on every navigation. Pages under the layout then wait for the session
+ * (user info, mines) in ProtectedShell.
+ */
+export const RootGuard = () => {
+  const { pathname, search } = useLocation();
+  useDocumentTitle(pathname);
+  const decision = decideAccess(pathname, search, getToken() !== undefined);
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  return <Outlet />;
+};

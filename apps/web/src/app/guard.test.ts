@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { decideAccess } from './guard';
+
+describe('decideAccess', () => {
+  it('lets visitors open /login and /auth-redirect', () => {
+    expect(decideAccess('/login', '', false)).toEqual({ kind: 'allow', needsSession: false });
+    expect(decideAccess('/auth-redirect', '?x=1', false)).toEqual({ kind: 'allow', needsSession: false });
+  });
+
+  it('sends visitors to /login with the wanted path and query, URL-encoded', () => {
+    expect(decideAccess('/index', '?a=1&b=two', false)).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Findex%3Fa%3D1%26b%3Dtwo',
+    });
+    expect(decideAccess('/no/such/page', '', false)).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Fno%2Fsuch%2Fpage',
+    });
+  });
+
+  it('sends a signed-in user away from /login to /', () => {
+    expect(decideAccess('/login', '?redirect=%2Findex', true)).toEqual({ kind: 'redirect', to: '/' });
+  });
+
+  it('sends the empty path and / to /index', () => {
+    expect(decideAccess('/', '', true)).toEqual({ kind: 'redirect', to: '/index' });
+    expect(decideAccess('', '', true)).toEqual({ kind: 'redirect', to: '/index' });
+  });
+
+  it('sends unknown and not yet built pages to /error/404', () => {
+    expect(decideAccess('/nope', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
+    expect(decideAccess('/device/boxList', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
+    expect(decideAccess('/minerBigScreen', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
+  });
+
+  it('opens available pages, loading the session for pages in the layout', () => {
+    expect(decideAccess('/index', '', true)).toEqual({ kind: 'allow', needsSession: true });
+    expect(decideAccess('/redirect/index', '', true)).toEqual({ kind: 'allow', needsSession: true });
+    expect(decideAccess('/error/404', '', true)).toEqual({ kind: 'allow', needsSession: false });
+    expect(decideAccess('/401', '', true)).toEqual({ kind: 'allow', needsSession: false });
+  });
+});

@@ -1,0 +1,41 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { setNavigator } from '../lib/navigation';
+import type { RouteDescriptor } from '../lib/route-types';
+import { RootGuard } from './RootGuard';
+import { routeTable } from './routes';
+
+const toRouteObject = (route: RouteDescriptor): RouteObject => {
+  const { page } = route;
+  // Planned pages are in the table but not built: the guard sends them to 404 before this matters.
+  if (!page) return { path: route.path, element: <Navigate to="/error/404" replace /> };
+  return { path: route.path, lazy: async () => ({ Component: (await page()) as ComponentType }) };
+};
+
+const inLayout = routeTable.filter((route) => route.layout === 'main').map(toRouteObject);
+const bare = routeTable.filter((route) => route.layout === 'bare').map(toRouteObject);
+
+/** Routes built from the route table; every page and the layout itself load lazily. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootGuard />,
+    // Shown while the first lazy page loads (plain CSS: antd is not loaded yet).
+    HydrateFallback: () => <div className="page-loading" />,
+    children: [
+      { index: true, element: <Navigate to="/index" replace /> },
+      ...bare,
+      {
+        lazy: async () => {
+          const shell = await import('./ProtectedShell');
+          return { Component: shell.ProtectedShell, loader: shell.sessionLoader };
+        },
+        children: inLayout,
+      },
+      { path: '*', element: <Navigate to="/error/404" replace /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
+
+setNavigator((to, options) => void router.navigate(to, options));

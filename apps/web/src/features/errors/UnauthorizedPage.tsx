@@ -1,0 +1,26 @@
+import Button from 'antd/es/button';
+import Result from 'antd/es/result';
+import Space from 'antd/es/space';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+
+/** Shown when a signed-in user lacks the role a page needs. */
+export const UnauthorizedPage = () => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Result
+      status="403"
+      title="401"
+      subTitle={t('errors.unauthorized.description')}
+      extra={
+        <Space>
+          <Button onClick={() => navigate(-1)}>{t('errors.common.back')}</Button>
+          <Button type="primary" onClick={() => navigate('/index')}>
+            {t('errors.common.backHome')}
+          </Button>
+        </Space>
+      }
+    />
+  );
+};

@@ -1,0 +1,63 @@
+import { AreaCreateBodySchema, limits } from '@fbox/contracts';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Radio from 'antd/es/radio';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api';
+import { applyFieldErrors, schemaRule } from '../../lib/form-rules';
+import { useCreateArea } from '../mines';
+import styles from './HomePage.module.css';
+
+interface MineValues {
+  area_name: string;
+  electricity_hz: 50 | 60;
+}
+
+/** A master account without mines creates its first one here; it becomes the selected mine. */
+export const CreateFirstMine = () => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<MineValues>();
+  const createArea = useCreateArea();
+
+  const onFinish = (values: MineValues) =>
+    createArea.mutateAsync(values).catch((error: unknown) => {
+      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+    });
+
+  return (
+    <Form
+      form={form}
+      name="createMine"
+      layout="vertical"
+      className={styles.createForm}
+      initialValues={{ electricity_hz: limits.defaultElectricityHz }}
+      onFinish={onFinish}
+    >
+      <Form.Item
+        name="area_name"
+        label={t('field.area_name')}
+        required
+        rules={[schemaRule(AreaCreateBodySchema.shape.area_name, { label: t('field.area_name') })]}
+      >
+        <Input maxLength={limits.areaNameMax} />
+      </Form.Item>
+      <Form.Item name="electricity_hz" label={t('field.electricity_hz')}>
+        <Radio.Group
+          options={[
+            { value: 50, label: t('home.noMine.hz50') },
+            { value: 60, label: t('home.noMine.hz60') },
+          ]}
+        />
+      </Form.Item>
+      <Button
+        type="primary"
+        htmlType="submit"
+        loading={createArea.isPending}
+        data-testid="create-mine-submit"
+      >
+        {t('home.noMine.create')}
+      </Button>
+    </Form>
+  );
+};

@@ -1,0 +1,1 @@
+export { messageKeys, unreadCountQuery, useUnreadCount } from './api';

@@ -1,0 +1,1 @@
+export { areaKeys, areaListQuery, fetchAreas, useAreaList, useCreateArea, useSelectedArea } from './api';

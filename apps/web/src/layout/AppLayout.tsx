@@ -1,0 +1,39 @@
+import Layout from 'antd/es/layout';
+import { useState } from 'react';
+import { Outlet } from 'react-router';
+import { useStore } from '../lib/store';
+import { closeSidebar, deviceStore, sidebarStore, useSettings } from '../lib/ui-store';
+import styles from './Layout.module.css';
+import { Navbar } from './Navbar';
+import { SettingsDrawer } from './SettingsDrawer';
+import { Sidebar } from './Sidebar';
+import { TagsView } from './TagsView';
+import { useDayjsLocale } from './use-dayjs-locale';
+import { useResponsive } from './use-responsive';
+
+/** The main layout of spec §2: sidebar, top bar with tags view, page, settings drawer. */
+export const AppLayout = () => {
+  useResponsive();
+  useDayjsLocale();
+  const { tagsView, fixedHeader } = useSettings();
+  const opened = useStore(sidebarStore);
+  const mobile = useStore(deviceStore) === 'mobile';
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  return (
+    <Layout className={styles.root}>
+      <Sidebar />
+      {mobile && opened && <div className={styles.backdrop} onClick={closeSidebar} aria-hidden="true" />}
+      <Layout className={styles.body}>
+        <header className={fixedHeader ? `${styles.header} ${styles.headerFixed}` : styles.header}>
+          <Navbar onOpenSettings={() => setSettingsOpen(true)} />
+          {tagsView && <TagsView />}
+        </header>
+        <Layout.Content className={styles.main}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+    </Layout>
+  );
+};

@@ -1,0 +1,92 @@
+import type { MenuProps } from 'antd';
+import Layout from 'antd/es/layout';
+import Menu from 'antd/es/menu';
+import { createElement, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { canAccess, findRoute, isAvailable, isGroup, menuTree } from '../app/routes';
+import { Logo } from '../components/Logo';
+import type { RouteDescriptor } from '../lib/route-types';
+import { rolesStore } from '../lib/session';
+import { useStore } from '../lib/store';
+import { deviceStore, sidebarStore, useSettings } from '../lib/ui-store';
+import styles from './Layout.module.css';
+import { menuIcons } from './menu-icons';
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+const SIDEBAR_WIDTH = 250;
+
+/** Visible means: in the menu, built already, and allowed for the user's roles. */
+const visible = (route: RouteDescriptor, roles: string[]) =>
+  !route.meta.hidden && isAvailable(route) && canAccess(route, roles);
+
+/** The sidebar menu, derived from the route table (groups without a visible page are left out). */
+export const Sidebar = () => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const opened = useStore(sidebarStore);
+  const device = useStore(deviceStore);
+  const roles = useStore(rolesStore);
+  const { sidebarLogo } = useSettings();
+
+  const { items, defaultOpenKeys } = useMemo(() => {
+    const openKeys: string[] = [];
+    const menuItems: MenuItem[] = menuTree.flatMap((node): MenuItem[] => {
+      if (!isGroup(node)) {
+        if (!visible(node, roles)) return [];
+        const icon = node.meta.icon ? createElement(menuIcons[node.meta.icon], { key: 'icon' }) : undefined;
+        return [{ key: node.path, icon, label: t(node.meta.titleKey) }];
+      }
+      const children = node.routes
+        .filter((route) => visible(route, roles))
+        .map((route) => ({ key: route.path, label: t(route.meta.titleKey) }));
+      if (children.length === 0) return [];
+      if (node.defaultOpen) openKeys.push(node.key);
+      return [
+        {
+          key: node.key,
+          icon: createElement(menuIcons[node.meta.icon], { key: 'icon' }),
+          label: t(node.meta.titleKey),
+          children,
+        },
+      ];
+    });
+    return { items: menuItems, defaultOpenKeys: openKeys };
+  }, [t, roles]);
+
+  const route = findRoute(pathname);
+  const selectedKey = route?.meta.activeMenu ?? route?.path ?? pathname;
+  const collapsed = !opened;
+  const mobile = device === 'mobile';
+
+  return (
+    <Layout.Sider
+      data-testid="sidebar"
+      data-collapsed={String(collapsed)}
+      className={mobile ? styles.siderMobile : styles.sider}
+      style={{ position: mobile ? 'fixed' : 'sticky' }}
+      width={SIDEBAR_WIDTH}
+      collapsedWidth={mobile ? 0 : 64}
+      collapsed={collapsed}
+      trigger={null}
+      collapsible
+    >
+      {sidebarLogo && (
+        <div className={styles.logo}>
+          <Logo size={28} />
+          {!collapsed && <span className={styles.logoTitle}>{t('app.brand.title')}</span>}
+        </div>
+      )}
+      <Menu
+        theme="dark"
+        mode="inline"
+        items={items}
+        selectedKeys={[selectedKey]}
+        defaultOpenKeys={defaultOpenKeys}
+        onClick={({ key }) => navigate(key)}
+      />
+    </Layout.Sider>
+  );
+};

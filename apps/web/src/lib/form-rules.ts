@@ -1,0 +1,85 @@
+import { type FieldError, parseRuleMessage } from '@fbox/contracts';
+import type { FormInstance } from 'antd';
+import type { Rule } from 'antd/es/form';
+import type { z } from 'zod';
+import { i18n } from './i18n';
+
+/** Rules whose text reads as the end of a sentence about the field ("is required"). */
+const FRAGMENT_RULES = new Set([
+  'rule.required',
+  'rule.invalidType',
+  'rule.tooLong',
+  'rule.tooShort',
+  'rule.email',
+  'rule.range',
+  'rule.totpCode',
+  'rule.invalid',
+]);
+
+/**
+ * Localizes a contract rule message (`rule.range {"min":0,"max":10}`); unknown keys read as 'is
+ * invalid'. With a field label, fragments become a sentence ("Nickname is required").
+ */
+export const localizeRule = (message: string, label?: string): string => {
+  const parsed = parseRuleMessage(message);
+  const key = i18n.exists(parsed.key) ? parsed.key : 'rule.invalid';
+  const text = i18n.t(key as 'rule.invalid', parsed.params);
+  if (label && FRAGMENT_RULES.has(key))
+    return i18n.t('common.form.ruleWithField', { field: label, rule: text });
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+export interface SchemaRuleOptions {
+  /** The field's label, to say "Nickname is required" rather than "Is required". */
+  label?: string;
+  /** Skips the check when false (e.g. a row of an unchecked push channel). */
+  when?: (value: unknown) => boolean;
+}
+
+/** An antd rule that validates with a contract schema, so the form says what the server would say. */
+export const schemaRule = (schema: z.ZodType, { label, when }: SchemaRuleOptions = {}): Rule => ({
+  validator: async (_rule, value: unknown) => {
+    if (when && !when(value)) return;
+    const result = schema.safeParse(value ?? '');
+    if (!result.success) {
+      throw new Error(localizeRule(result.error.issues[0]?.message ?? 'rule.invalid', label));
+    }
+  },
+});
+
+const isRuleKey = (message: string) => i18n.exists(parseRuleMessage(message).key);
+
+/** A server field error in the user's language: its rule key if we know it, else the server's text. */
+export const fieldErrorText = (error: FieldError): string => {
+  if (error.message && isRuleKey(error.message)) return localizeRule(error.message);
+  if (error.rule && isRuleKey(error.rule)) return localizeRule(error.rule);
+  return error.message || localizeRule('rule.invalid');
+};
+
+/** `pushContent.emailList.0` → `['emailList', 0]`: a server field path as an antd name path. */
+export const toNamePath = (field: string, prefix?: string): (string | number)[] => {
+  const parts = field.split('.');
+  if (prefix && parts[0] === prefix) parts.shift();
+  return parts.map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+};
+
+/**
+ * Puts server field errors (code -2) onto the form. Errors for fields the form does not have are
+ * returned so the caller can show them elsewhere.
+ */
+export const applyFieldErrors = (form: FormInstance, errors: FieldError[], prefix?: string): FieldError[] => {
+  const known = new Set(
+    form.getFieldsError().map((field) => JSON.stringify(field.name.map((p) => String(p)))),
+  );
+  const unmatched: FieldError[] = [];
+  const fields = errors.flatMap((error) => {
+    const name = toNamePath(error.field, prefix);
+    if (!known.has(JSON.stringify(name.map(String)))) {
+      unmatched.push(error);
+      return [];
+    }
+    return [{ name, errors: [fieldErrorText(error)] }];
+  });
+  form.setFields(fields);
+  return unmatched;
+};

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+/**
+ * The device protocol (DESIGN §7): one gateway per FBOX talks MQTT under `fbox/<deviceId>/`.
+ * Units: temperatures °C, humidity %, voltage V, power kW (miners: W), energy kWh, hashrate TH/s,
+ * uptime seconds. -999 means "no reading" for any number.
+ */
+export const PROTOCOL_VERSION = 1;
+
+export const topics = {
+  telemetry: (deviceId: string) => `fbox/${deviceId}/telemetry`,
+  status: (deviceId: string) => `fbox/${deviceId}/status`,
+  command: (deviceId: string) => `fbox/${deviceId}/cmd`,
+  ack: (deviceId: string) => `fbox/${deviceId}/cmd/ack`,
+} as const;
+
+/** `fbox/<deviceId>/<kind>` → its parts, or null for any other topic. */
+export const parseTopic = (
+  topic: string,
+): { deviceId: string; kind: 'telemetry' | 'status' | 'cmd' | 'ack' } | null => {
+  const match = /^fbox\/([A-Za-z0-9_-]{1,64})\/(telemetry|status|cmd|cmd\/ack)$/.exec(topic);
+  if (!match) return null;
+  const kind = match[2] === 'cmd/ack' ? 'ack' : (match[2] as 'telemetry' | 'status' | 'cmd');
+  return { deviceId: match[1]!, kind };
+};
+
+const reading = z.number().finite();
+const onOff = z.enum(['on', 'off']);
+
+export const MeterReadingSchema = z.object({
+  no: z.union([z.literal(1), z.literal(2)]),
+  /** Accumulated energy since the last meter reset, kWh. */
+  energy_kwh: reading,
+  /** Instant power, kW. */
+  power_kw: reading,
+});
+
+export const BoxTelemetrySchema = z.object({
+  temperature: reading,
+  humidity: reading,
+  /** Phase voltages A, B, C. */
+  voltage: z.tuple([reading, reading, reading]),
+  power_kw: reading,
+  meters: z.array(MeterReadingSchema).max(2),
+  immersion: z.object({ status: onOff, percent: reading }).optional(),
+  /** Hydro boxes: water loop. */
+  water_in_temp: reading.optional(),
+  water_out_temp: reading.optional(),
+  flow_rate: reading.optional(),
+  valve_opening: reading.optional(),
+  pumps: z
+    .array(z.object({ no: z.number().int().min(1).max(16), status: onOff, speed: reading }))
+    .max(16)
+    .optional(),
+  public_ip: z.string().max(64).optional(),
+});
+export type BoxTelemetry = z.infer<typeof BoxTelemetrySchema>;
+
+export const TankTelemetrySchema = z.object({
+  /** Position of the tank in its FBOX, from 1. */
+  no: z.number().int().min(1).max(64),
+  oil_in_temp: reading,
+  oil_out_temp: reading,
+  liquid_level: reading,
+  /** Fan speeds (rpm or drive frequency units as reported); the web shows them as percent load. */
+  fans: z.array(reading).max(16),
+  oil_pump_efficiency: reading,
+  water_in_temp: reading,
+  water_speed: reading,
+  short_circuit: z.boolean(),
+  energy_saving: z.boolean(),
+  control_mode: z.enum(['auto', 'manual']),
+  /** Oil temperature probes of the tank. */
+  main_temperatures: z.array(reading).max(16),
+});
+export type TankTelemetry = z.infer<typeof TankTelemetrySchema>;
+
+export const MinerTelemetrySchema = z.object({
+  sn: z.string().min(1).max(64),
+  ip: z.string().max(64),
+  worker: z.string().max(128),
+  model: z.string().max(64),
+  brand: z.string().max(64),
+  pool: z.string().max(128),
+  pool_address: z.string().max(256),
+  firmware: z.string().max(64),
+  /** Tank the miner sits in (its `no`), or null for air-cooled positions. */
+  tank_no: z.number().int().min(1).max(64).nullable(),
+  /** PDU outlet feeding the miner. */
+  outlet: z.number().int().min(1).max(10_000).nullable(),
+  online: z.boolean(),
+  mode: z.enum(['high', 'low']),
+  chip_avg_temp: reading,
+  chip_max_temp: reading,
+  hashrate_theoretical: reading,
+  hashrate_realtime: reading,
+  hashrate_avg: reading,
+  power_w: reading,
+  /** Empty when healthy, else a fault code such as `fan`, `chain`, `temp_high`. */
+  fault: z.string().max(64),
+  uptime_s: reading,
+});
+export type MinerTelemetry = z.infer<typeof MinerTelemetrySchema>;
+
+/** `fbox/<deviceId>/telemetry`, QoS 1. `seq` increases per gateway; ingest de-duplicates on it. */
+export const TelemetryMessageSchema = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  seq: z.number().int().nonnegative(),
+  ts: z.number().int().positive(),
+  box: BoxTelemetrySchema,
+  tanks: z.array(TankTelemetrySchema).max(64),
+  miners: z.array(MinerTelemetrySchema).max(5000),
+});
+export type TelemetryMessage = z.infer<typeof TelemetryMessageSchema>;
+
+/** `fbox/<deviceId>/status`, retained, also the gateway's last will. */
+export const StatusPayloadSchema = z.enum(['online', 'offline']);
+
+export const commandKinds = [
+  'miner.restart',
+  'miner.mode',
+  'miner.pool',
+  'miner.resave_account',
+  'miner.overclock',
+  'tank.controller_switch',
+  'tank.oil_setting',
+  'pdu.outlet',
+  'meter.reset',
+  'fbox.config',
+] as const;
+export type CommandKind = (typeof commandKinds)[number];
+
+/** What a command acts on: one miner (by SN), one tank (by its no), one PDU outlet, one meter, or the box. */
+export const CommandTargetSchema = z.object({
+  sn: z.string().max(64).optional(),
+  tank_no: z.number().int().min(1).max(64).optional(),
+  outlet: z.number().int().min(1).max(10_000).optional(),
+  meter_no: z.union([z.literal(1), z.literal(2)]).optional(),
+});
+
+/** `fbox/<deviceId>/cmd` (cloud → gateway, QoS 1). */
+export const CommandMessageSchema = z.object({
+  id: z.string().min(1).max(64),
+  kind: z.enum(commandKinds),
+  target: CommandTargetSchema,
+  params: z.record(z.string(), z.unknown()),
+});
+export type CommandMessage = z.infer<typeof CommandMessageSchema>;
+
+/** `fbox/<deviceId>/cmd/ack` (gateway → cloud): done, or refused/failed with a reason. */
+export const CommandAckSchema = z.object({
+  id: z.string().min(1).max(64),
+  ok: z.boolean(),
+  error: z.string().max(500).optional(),
+});
+export type CommandAck = z.infer<typeof CommandAckSchema>;
+
+export const commandStatuses = ['pending', 'sent', 'acknowledged', 'failed', 'timed_out'] as const;
+export type CommandStatus = (typeof commandStatuses)[number];
