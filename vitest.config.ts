@@ -2,13 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
+const simulator = fileURLToPath(new URL('./apps/simulator/src/index.ts', import.meta.url));
 
 /**
  * One runner for the whole repository. The server suite runs twice: on SQLite and on PostgreSQL
  * (skipped when no PostgreSQL answers and TEST_DATABASE_URL is unset; CI sets it, so CI runs both).
  */
 export default defineConfig({
-  resolve: { alias: { '@fbox/contracts': contracts } },
+  resolve: { alias: { '@fbox/contracts': contracts, '@fbox/simulator': simulator } },
   test: {
     projects: [
       {
@@ -34,6 +35,10 @@ export default defineConfig({
           env: { TEST_DB: 'postgres' },
           testTimeout: 20_000,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'], environment: 'node' },
       },
       'apps/web/vitest.config.ts',
       {

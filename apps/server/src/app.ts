@@ -3,19 +3,24 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import { limits } from '@fbox/contracts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ensureMasterAccount } from './bootstrap.js';
+import { ensureDemoFboxes, ensureMasterAccount } from './bootstrap.js';
 import { type Config, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { dbPlugin } from './db/db.plugin.js';
+import { startDemoSimulator } from './demo.js';
+import { devicesPlugin } from './devices/devices.plugin.js';
 import { docsPlugin } from './http/docs.plugin.js';
 import { errorsPlugin } from './http/errors.plugin.js';
 import { langPlugin } from './http/lang.plugin.js';
 import { legacyPlugin } from './http/legacy/legacy.plugin.js';
 import { spaPlugin } from './http/spa.plugin.js';
+import { ingestPlugin } from './ingest/ingest.plugin.js';
+import { jobsPlugin } from './jobs/jobs.plugin.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { authPlugin } from './modules/auth/auth.plugin.js';
 import { modulesPlugin } from './modules/modules.plugin.js';
 import { mqttPlugin } from './mqtt/mqtt.plugin.js';
+import { realtimePlugin } from './realtime/ws.plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,8 +37,15 @@ export interface BuildAppOptions {
   /** false silences logs; true or pino options log. */
   logger?: FastifyServerOptions['logger'];
   now?: Clock;
-  /** Start the embedded MQTT broker (main does; HTTP tests do not need it). */
-  mqtt?: boolean;
+  /**
+   * Start MQTT: the embedded broker, or the client of MQTT_URL (main does; HTTP tests do not need
+   * it). `shareGroup` names the shared subscription on an external broker (tests isolate runs).
+   */
+  mqtt?: boolean | { shareGroup?: string };
+  /** Run the job loop on a timer (main does; tests call `app.jobs.tick()`). */
+  jobs?: boolean;
+  /** With DEMO=1, start the in-process demo simulator once listening (main does). */
+  simulator?: boolean;
   /** Create the master account on an empty database (default true). */
   seed?: boolean;
 }
@@ -73,19 +85,42 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { database: options.database ?? openDatabase(config) });
   await app.register(authPlugin, { sessionTtlMinutes: config.sessionTtlMinutes });
-  await app.register(modulesPlugin);
-  await app.register(legacyPlugin);
-  await app.register(docsPlugin);
-  await app.register(spaPlugin, { webDist: config.webDist });
+  // Device data path first: the HTTP modules use its services and close before it.
+  await app.register(devicesPlugin);
   if (options.mqtt) {
     await app.register(mqttPlugin, {
       port: config.mqttPort,
       explicit: config.mqttPortExplicit,
       host: config.host,
       url: config.mqttUrl,
+      ...(typeof options.mqtt === 'object' &&
+        options.mqtt.shareGroup && { shareGroup: options.mqtt.shareGroup }),
     });
+  } else {
+    app.decorate('mqttBroker', null);
+    app.decorate('mqtt', null);
   }
+  await app.register(ingestPlugin);
+  await app.register(jobsPlugin, { start: options.jobs ?? false });
+  await app.register(modulesPlugin);
+  await app.register(legacyPlugin);
+  await app.register(realtimePlugin);
+  await app.register(docsPlugin);
+  await app.register(spaPlugin, { webDist: config.webDist });
+  let simulator: Awaited<ReturnType<typeof startDemoSimulator>> = null;
+  // Gateways disconnect before the broker and ingest shut down, so their last messages are kept.
+  app.addHook('preClose', async () => {
+    await simulator?.stop();
+  });
   await app.ready();
   if (options.seed !== false) await ensureMasterAccount(app, config);
+  if (config.demo) await ensureDemoFboxes(app);
+  if (options.simulator && config.demo) {
+    try {
+      simulator = await startDemoSimulator(app);
+    } catch (error) {
+      app.log.error({ err: error }, 'demo simulator failed to start');
+    }
+  }
   return app;
 };

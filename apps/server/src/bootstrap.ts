@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from './db/errors.js';
+import { demoAreaName, seedDemoFboxes } from './demo.js';
 import { newPassword } from './lib/tokens.js';
 
 /**
@@ -23,7 +24,23 @@ export const ensureMasterAccount = async (
   if (options.adminPassword) app.log.info(`Master account "${options.adminUser}" created`);
   else app.log.warn(`Master account "${options.adminUser}" created with password: ${password}`);
   if (options.demo) {
-    await app.areas.create(userId, { area_name: 'Demo Mine', electricity_hz: 50 });
-    app.log.info('Demo mine "Demo Mine" created');
+    const area = await app.areas.create(userId, { area_name: demoAreaName, electricity_hz: 50 });
+    await seedDemoFboxes(app, area.id);
+    app.log.info(`Demo mine "${demoAreaName}" created with its FBOXes`);
   }
+};
+
+/**
+ * DEMO=1 on an existing database: a demo mine without FBOXes (created before devices existed, or
+ * emptied by hand) gets them again, so the simulator has gateways to run.
+ */
+export const ensureDemoFboxes = async (app: FastifyInstance): Promise<void> => {
+  const empty = await app.db
+    .selectFrom('areas')
+    .leftJoin('fboxes', 'fboxes.area_id', 'areas.id')
+    .select('areas.id')
+    .where('areas.area_name', '=', demoAreaName)
+    .where('fboxes.id', 'is', null)
+    .execute();
+  for (const area of empty) await seedDemoFboxes(app, area.id);
 };

@@ -43,6 +43,19 @@ export const configVariables: ConfigVariable[] = [
     default: '1',
     description: '1 creates a demo mine on first start (and later the simulator); 0 does not',
   },
+  {
+    name: 'RETENTION_RAW_HOURS',
+    default: '48',
+    description:
+      'Raw miner samples kept this long; FBOX and tank samples 7 days or this, whichever is longer',
+  },
+  { name: 'RETENTION_1M_DAYS', default: '30', description: '1-minute history rollups kept this long' },
+  { name: 'RETENTION_1H_DAYS', default: '400', description: '1-hour history rollups kept this long' },
+  {
+    name: 'COMMAND_TIMEOUT_SECONDS',
+    default: '30',
+    description: 'A device command not acknowledged by its gateway within this time becomes timed_out',
+  },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent' },
   {
     name: 'SESSION_TTL_MINUTES',
@@ -93,6 +106,10 @@ const EnvSchema = z.object({
     .max(128, { error: 'must be at most 128 characters' })
     .optional(),
   DEMO: flag.default(true),
+  RETENTION_RAW_HOURS: intString(1, 87_600).default(48),
+  RETENTION_1M_DAYS: intString(1, 3650).default(30),
+  RETENTION_1H_DAYS: intString(1, 36_500).default(400),
+  COMMAND_TIMEOUT_SECONDS: intString(1, 86_400).default(30),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -117,6 +134,11 @@ export interface Config {
   adminPassword: string | undefined;
   demo: boolean;
   logLevel: string;
+  /** History retention (jobs/retention): raw miner samples, 1-minute and 1-hour rollups. */
+  retentionRawHours: number;
+  retention1mDays: number;
+  retention1hDays: number;
+  commandTimeoutMs: number;
   sessionTtlMinutes: number;
   webDist: string;
   trustProxy: boolean;
@@ -157,6 +179,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     adminPassword: e.ADMIN_PASSWORD,
     demo: e.DEMO,
     logLevel: e.LOG_LEVEL,
+    retentionRawHours: e.RETENTION_RAW_HOURS,
+    retention1mDays: e.RETENTION_1M_DAYS,
+    retention1hDays: e.RETENTION_1H_DAYS,
+    commandTimeoutMs: e.COMMAND_TIMEOUT_SECONDS * 1000,
     sessionTtlMinutes: e.SESSION_TTL_MINUTES,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,

@@ -17,7 +17,7 @@ const main = async () => {
 
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    app = await buildApp({ config, mqtt: true });
+    app = await buildApp({ config, mqtt: true, jobs: true, simulator: true });
   } catch (error) {
     if (error instanceof PortInUseError) {
       console.error(error.message);

@@ -13,6 +13,65 @@ import {
   TotpCodeBodySchema,
   TotpSetupDataSchema,
 } from './auth.js';
+import {
+  AppIndexSchema,
+  AreaIdBodySchema,
+  AreaScopeSchema,
+  CommandBatchQuerySchema,
+  CommandRefSchema,
+  CommandSchema,
+  CommandStatusQuerySchema,
+  ElectricityFboxSchema,
+  ElectricityIndexSchema,
+  FboxCreateBodySchema,
+  FboxDetailSchema,
+  FboxEditBodySchema,
+  FboxHistorySchema,
+  FboxListItemSchema,
+  FboxListQuerySchema,
+  FboxOptionSchema,
+  FboxSettingBodySchema,
+  FboxTransferBodySchema,
+  GetElectricityQuerySchema,
+  HistoryQuerySchema,
+  IngestStatsSchema,
+  MqttCredentialsSchema,
+  SetMeterBodySchema,
+  SetMeterDataSchema,
+} from './devices.js';
+import { listOf } from './envelope.js';
+import {
+  MinerBatchResultSchema,
+  MinerDeletedSchema,
+  MinerDetailSchema,
+  MinerExportQuerySchema,
+  MinerFilterOptionsSchema,
+  MinerHistorySchema,
+  MinerIdsBodySchema,
+  MinerListItemSchema,
+  MinerListQuerySchema,
+  MinerModeBodySchema,
+  MinerMultipleBodySchema,
+  MinerOverclockBodySchema,
+  MinerPoolBodySchema,
+} from './miner.js';
+import {
+  TankAddBodySchema,
+  TankBatchResultSchema,
+  TankControllerSwitchBodySchema,
+  TankControllerSwitchV2BodySchema,
+  TankDetailSchema,
+  TankEditBodySchema,
+  TankHistorySchema,
+  TankListItemSchema,
+  TankListQuerySchema,
+  TankMultipleBodySchema,
+  TankOilSettingBodySchema,
+  TankOptionSchema,
+  TankOptionsQuerySchema,
+  TankSearchItemSchema,
+  TankSearchQuerySchema,
+} from './tank.js';
 import { SetUserInfoBodySchema, UserInfoQuerySchema, UserInfoSchema } from './user.js';
 
 /**
@@ -38,6 +97,11 @@ export interface Endpoint<
   info?: boolean;
   /** The call changes state (recorded by the operation log of a later issue). */
   mutates?: boolean;
+  /**
+   * The call answers a file download (CSV) instead of the envelope on success; failures still
+   * answer the JSON envelope. `data` then describes the file's text.
+   */
+  download?: boolean;
 }
 
 /** Keeps each endpoint's exact shape, so an endpoint without a body has no `body` in its type. */
@@ -45,6 +109,319 @@ const endpoint = <const E extends Endpoint>(e: E): E => e;
 
 const Empty = z.object({});
 const Nothing = z.null();
+
+/** FBOX, tank, miner, electricity, command and home endpoints (the device API). */
+const deviceEndpoints = () =>
+  ({
+    fboxList: endpoint({
+      method: 'GET',
+      path: '/index/fbox.boxlist/index',
+      permission: 'user',
+      query: FboxListQuerySchema,
+      data: listOf(FboxListItemSchema),
+    }),
+    fboxDetail: endpoint({
+      method: 'GET',
+      path: '/index/fbox.boxlist/detail',
+      permission: 'user',
+      query: AreaIdBodySchema,
+      data: FboxDetailSchema,
+    }),
+    fboxOptions: endpoint({
+      method: 'GET',
+      path: '/index/fbox.boxlist/getboxlist',
+      permission: 'user',
+      query: AreaScopeSchema,
+      data: z.array(FboxOptionSchema),
+    }),
+    fboxHistory: endpoint({
+      method: 'GET',
+      path: '/index/fbox.boxlist/history',
+      permission: 'user',
+      query: HistoryQuerySchema,
+      data: FboxHistorySchema,
+    }),
+    fboxCreate: endpoint({
+      method: 'POST',
+      path: '/index/fbox.boxlist/create',
+      permission: 'user',
+      body: FboxCreateBodySchema,
+      data: FboxDetailSchema,
+      mutates: true,
+    }),
+    fboxEdit: endpoint({
+      method: 'POST',
+      path: '/index/fbox.boxlist/edit',
+      permission: 'user',
+      body: FboxEditBodySchema,
+      data: FboxDetailSchema,
+      mutates: true,
+    }),
+    fboxDelete: endpoint({
+      method: 'POST',
+      path: '/index/fbox.boxlist/deleted',
+      permission: 'user',
+      body: AreaIdBodySchema,
+      data: Nothing,
+      mutates: true,
+    }),
+    fboxTransfer: endpoint({
+      method: 'POST',
+      path: '/index/fbox.boxlist/transfer',
+      permission: 'user',
+      body: FboxTransferBodySchema,
+      data: Nothing,
+      mutates: true,
+    }),
+    fboxSetting: endpoint({
+      method: 'POST',
+      path: '/index/fbox.boxlist/setting',
+      permission: 'user',
+      body: FboxSettingBodySchema,
+      data: CommandRefSchema,
+      mutates: true,
+    }),
+    fboxRegenerateMqtt: endpoint({
+      method: 'POST',
+      path: '/index/fbox.boxlist/regenerate_mqtt',
+      permission: 'user',
+      body: AreaIdBodySchema,
+      data: MqttCredentialsSchema,
+      mutates: true,
+    }),
+    tankList: endpoint({
+      method: 'GET',
+      path: '/index/fbox.oillist/index',
+      permission: 'user',
+      query: TankListQuerySchema,
+      data: listOf(TankListItemSchema),
+    }),
+    tankDetail: endpoint({
+      method: 'GET',
+      path: '/index/fbox.oillist/detail',
+      permission: 'user',
+      query: AreaIdBodySchema,
+      data: TankDetailSchema,
+    }),
+    tankSearch: endpoint({
+      method: 'GET',
+      path: '/index/fbox.oillist/search_tank',
+      permission: 'user',
+      query: TankSearchQuerySchema,
+      data: z.array(TankSearchItemSchema),
+    }),
+    tankOptions: endpoint({
+      method: 'GET',
+      path: '/index/fbox.oillist/gettanklist',
+      permission: 'user',
+      query: TankOptionsQuerySchema,
+      data: z.array(TankOptionSchema),
+    }),
+    tankHistory: endpoint({
+      method: 'GET',
+      path: '/index/fbox.oillist/history',
+      permission: 'user',
+      query: HistoryQuerySchema,
+      data: TankHistorySchema,
+    }),
+    tankAdd: endpoint({
+      method: 'POST',
+      path: '/index/fbox.oillist/add_tank',
+      permission: 'user',
+      body: TankAddBodySchema,
+      data: TankDetailSchema,
+      mutates: true,
+    }),
+    tankEdit: endpoint({
+      method: 'POST',
+      path: '/index/fbox.oillist/edit',
+      permission: 'user',
+      body: TankEditBodySchema,
+      data: TankDetailSchema,
+      mutates: true,
+    }),
+    tankDelete: endpoint({
+      method: 'POST',
+      path: '/index/fbox.oillist/deleted',
+      permission: 'user',
+      body: AreaIdBodySchema,
+      data: Nothing,
+      mutates: true,
+    }),
+    tankOilSetting: endpoint({
+      method: 'POST',
+      path: '/index/fbox.oillist/oil_setting',
+      permission: 'user',
+      body: TankOilSettingBodySchema,
+      data: CommandRefSchema,
+      mutates: true,
+    }),
+    tankControllerSwitch: endpoint({
+      method: 'POST',
+      path: '/index/fbox.oillist/controller_switch',
+      permission: 'user',
+      body: TankControllerSwitchBodySchema,
+      data: CommandRefSchema,
+      mutates: true,
+    }),
+    tankControllerSwitchV2: endpoint({
+      method: 'POST',
+      path: '/index/fbox.oillist/controller_switch_v2',
+      permission: 'user',
+      body: TankControllerSwitchV2BodySchema,
+      data: CommandRefSchema,
+      mutates: true,
+    }),
+    tankMultipleOperate: endpoint({
+      method: 'POST',
+      path: '/index/fbox.oillist/multipleoperate',
+      permission: 'user',
+      body: TankMultipleBodySchema,
+      data: TankBatchResultSchema,
+      mutates: true,
+    }),
+    minerList: endpoint({
+      method: 'GET',
+      path: '/index/fbox.miner/index',
+      permission: 'user',
+      query: MinerListQuerySchema,
+      data: listOf(MinerListItemSchema),
+    }),
+    minerDetail: endpoint({
+      method: 'GET',
+      path: '/index/fbox.miner/detail',
+      permission: 'user',
+      query: AreaIdBodySchema,
+      data: MinerDetailSchema,
+    }),
+    minerFilterOptions: endpoint({
+      method: 'GET',
+      path: '/index/fbox.miner/filters',
+      permission: 'user',
+      query: AreaScopeSchema,
+      data: MinerFilterOptionsSchema,
+    }),
+    minerHistory: endpoint({
+      method: 'GET',
+      path: '/index/fbox.miner/history',
+      permission: 'user',
+      query: HistoryQuerySchema,
+      data: MinerHistorySchema,
+    }),
+    minerExport: endpoint({
+      method: 'GET',
+      path: '/index/fbox.miner/export',
+      permission: 'user',
+      query: MinerExportQuerySchema,
+      data: z.string(),
+      download: true,
+    }),
+    minerDelete: endpoint({
+      method: 'POST',
+      path: '/index/fbox.miner/deleted',
+      permission: 'user',
+      body: MinerIdsBodySchema,
+      data: MinerDeletedSchema,
+      mutates: true,
+    }),
+    minerRestart: endpoint({
+      method: 'POST',
+      path: '/index/fbox.miner/restart',
+      permission: 'user',
+      body: MinerIdsBodySchema,
+      data: MinerBatchResultSchema,
+      mutates: true,
+    }),
+    minerChangePool: endpoint({
+      method: 'POST',
+      path: '/index/fbox.miner/changpooladdress',
+      permission: 'user',
+      body: MinerPoolBodySchema,
+      data: MinerBatchResultSchema,
+      mutates: true,
+    }),
+    minerResaveAccount: endpoint({
+      method: 'POST',
+      path: '/index/fbox.miner/resaveaccount',
+      permission: 'user',
+      body: MinerIdsBodySchema,
+      data: MinerBatchResultSchema,
+      mutates: true,
+    }),
+    minerAutoOverclock: endpoint({
+      method: 'POST',
+      path: '/index/fbox.miner/autooverclock',
+      permission: 'user',
+      body: MinerOverclockBodySchema,
+      data: MinerBatchResultSchema,
+      mutates: true,
+    }),
+    minerChangeMode: endpoint({
+      method: 'POST',
+      path: '/index/fbox.miner/changemode',
+      permission: 'user',
+      body: MinerModeBodySchema,
+      data: MinerBatchResultSchema,
+      mutates: true,
+    }),
+    minerMultipleOperate: endpoint({
+      method: 'POST',
+      path: '/index/fbox.miner/multipleoperate',
+      permission: 'user',
+      body: MinerMultipleBodySchema,
+      data: MinerBatchResultSchema,
+      mutates: true,
+    }),
+    commandStatus: endpoint({
+      method: 'GET',
+      path: '/index/fbox.command/status',
+      permission: 'user',
+      query: CommandStatusQuerySchema,
+      data: z.array(CommandSchema),
+    }),
+    commandBatch: endpoint({
+      method: 'GET',
+      path: '/index/fbox.command/batch',
+      permission: 'user',
+      query: CommandBatchQuerySchema,
+      data: z.array(CommandSchema),
+    }),
+    electricityIndex: endpoint({
+      method: 'GET',
+      path: '/index/fbox.electricity/index',
+      permission: 'user',
+      query: AreaScopeSchema,
+      data: ElectricityIndexSchema,
+    }),
+    electricityGet: endpoint({
+      method: 'GET',
+      path: '/index/fbox.electricity/getelectricity',
+      permission: 'user',
+      query: GetElectricityQuerySchema,
+      data: ElectricityFboxSchema,
+    }),
+    electricitySetMeter: endpoint({
+      method: 'POST',
+      path: '/index/fbox.electricity/set_meter_data',
+      permission: 'user',
+      body: SetMeterBodySchema,
+      data: SetMeterDataSchema,
+      mutates: true,
+    }),
+    appIndex: endpoint({
+      method: 'GET',
+      path: '/index/fbox.total/getappindex',
+      permission: 'user',
+      query: AreaScopeSchema,
+      data: AppIndexSchema,
+    }),
+    ingestStats: endpoint({
+      method: 'GET',
+      path: '/index/fbox.total/ingest',
+      permission: 'master',
+      data: IngestStatsSchema,
+    }),
+  }) as const;
 
 /** Legacy query parameters every legacy call may carry. */
 export const LegacyQuerySchema = z.object({
@@ -151,6 +528,7 @@ export const endpoints = {
     permission: 'user',
     data: UnreadCountSchema,
   }),
+  ...deviceEndpoints(),
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -5,8 +5,10 @@ import {
   type Migration,
   type MigrationProvider,
   Migrator,
+  sql,
 } from 'kysely';
 import type { Dialect } from './database.js';
+import { devicesMigration } from './migration-devices.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -115,12 +117,19 @@ const init = (dialect: Dialect): Migration => ({
 /** Numbered migrations, in order. Each is written once with the schema builder for both dialects. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0001_init': init(dialect),
+  '0002_devices': devicesMigration(dialect),
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */
 export const migrateToLatest = async (db: Kysely<unknown>, dialect: Dialect): Promise<void> => {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
+  // Kysely looks for its own tables in every schema unless told which; with several schemas in one
+  // database (parallel test runs, shared servers) it would find another schema's and skip its own.
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider, ...(schema && { migrationTableSchema: schema }) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -1,4 +1,7 @@
 import type { Generated } from 'kysely';
+import type { DevicesDB } from './devices-schema.js';
+
+export type * from './devices-schema.js';
 
 /** Row types of the database. Timestamps are UTC epoch ms; flags are 0/1 integers on both dialects. */
 export interface UsersTable {
@@ -84,7 +87,7 @@ export interface MessagesTable {
   read_at: number | null;
 }
 
-export interface DB {
+export interface DB extends DevicesDB {
   users: UsersTable;
   sessions: SessionsTable;
   login_limits: LoginLimitsTable;

@@ -1,6 +1,11 @@
 import fp from 'fastify-plugin';
 import { AreaService } from './area/area.service.js';
+import { ElectricityService } from './electricity/electricity.service.js';
+import { FboxService } from './fbox/fbox.service.js';
 import { MessageService } from './message/message.service.js';
+import { MinerService } from './miner/miner.service.js';
+import { TankService } from './tank/tank.service.js';
+import { TotalService } from './total/total.service.js';
 import { UserService } from './user/user.service.js';
 
 declare module 'fastify' {
@@ -8,6 +13,11 @@ declare module 'fastify' {
     users: UserService;
     areas: AreaService;
     messages: MessageService;
+    fboxes: FboxService;
+    tanks: TankService;
+    miners: MinerService;
+    electricity: ElectricityService;
+    totals: TotalService;
   }
 }
 
@@ -17,6 +27,12 @@ export const modulesPlugin = fp(
     app.decorate('users', new UserService(app.db, app.clock));
     app.decorate('areas', new AreaService(app.db, app.clock));
     app.decorate('messages', new MessageService(app.db));
+    // Device services read the command and device services from the app when called.
+    app.decorate('fboxes', new FboxService(app));
+    app.decorate('tanks', new TankService(app));
+    app.decorate('miners', new MinerService(app));
+    app.decorate('electricity', new ElectricityService(app));
+    app.decorate('totals', new TotalService(app));
   },
   { name: 'modules', dependencies: ['db'] },
 );

@@ -82,17 +82,36 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh database, logging off, with a hand-moved clock and no master seeded. */
+/** Which broker an MQTT test talks to: the embedded one, or the external one of TEST_MQTT_URL. */
+export type TestBroker = 'embedded' | 'external';
+
+/** The brokers MQTT suites run against: always the embedded one, plus TEST_MQTT_URL when set. */
+export const testBrokers: TestBroker[] = process.env.TEST_MQTT_URL ? ['embedded', 'external'] : ['embedded'];
+
+/**
+ * The real app on a fresh database, logging off, with a hand-moved clock and no master seeded.
+ * `mqtt` starts the embedded broker on a free port, or connects to TEST_MQTT_URL with a shared
+ * subscription group of its own (parallel runs on one Mosquitto must not steal each other's
+ * messages). The job loop never runs by itself: call `app.jobs.tick()` after moving the clock.
+ */
 export const buildTestApp = async (
-  options: { config?: Partial<Config>; seed?: boolean } = {},
+  options: { config?: Partial<Config>; seed?: boolean; mqtt?: TestBroker } = {},
 ): Promise<TestApp> => {
   const clock = new TestClock();
+  const external = options.mqtt === 'external';
   const app = await buildApp({
     database: await openTestDatabase(),
     logger: false,
     now: clock.now,
     seed: options.seed ?? false,
-    config: { webDist: join(tmpdir(), 'fbox-no-web-dist'), ...options.config },
+    ...(options.mqtt && { mqtt: { shareGroup: `test-${randomBytes(6).toString('hex')}` } }),
+    config: {
+      webDist: join(tmpdir(), 'fbox-no-web-dist'),
+      demo: false,
+      ...(options.mqtt && { mqttPort: 0, mqttPortExplicit: true, host: '127.0.0.1' }),
+      ...(external && { mqttUrl: process.env.TEST_MQTT_URL }),
+      ...options.config,
+    },
   });
   return { app, clock, close: () => app.close() };
 };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { CreatedFbox, CreateFboxInput } from '../devices/device.service.js';
 import { newTotpSecret, totpCode } from '../lib/totp.js';
 
 export interface TestUser {
@@ -111,4 +112,60 @@ export const login = async (app: FastifyInstance, user: TestUser, googleCode = '
   const body = res.json();
   if (body.code !== 1) throw new Error(`login failed: ${res.body}`);
   return body.data.logintoken as string;
+};
+
+/** An FBOX in `areaId` with generated MQTT credentials (immersion with 2 tanks unless told). */
+export const createFbox = (
+  app: FastifyInstance,
+  areaId: number,
+  input: Partial<CreateFboxInput> = {},
+): Promise<CreatedFbox> =>
+  app.devices.createFbox(areaId, { name: `Box ${unique()}`, kind: 'immersion', tanks: 2, ...input });
+
+/** A tank of `fboxId` (numbered `no`), created directly. */
+export const createTank = async (app: FastifyInstance, fbox: { id: number; area_id: number }, no: number) => {
+  const now = app.clock();
+  const row = await app.db
+    .insertInto('tanks')
+    .values({
+      area_id: fbox.area_id,
+      fbox_id: fbox.id,
+      no,
+      name: `Tank ${no}`,
+      work_number: '',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+};
+
+/** A miner with a state row (offline, no readings), as ingest would create it. */
+export const createMiner = async (
+  app: FastifyInstance,
+  fbox: { id: number; area_id: number },
+  options: { sn?: string; tankId?: number | null; model?: string; online?: boolean } = {},
+) => {
+  const now = app.clock();
+  const sn = options.sn ?? `SN${unique()}`;
+  const row = await app.db
+    .insertInto('miners')
+    .values({ area_id: fbox.area_id, fbox_id: fbox.id, tank_id: options.tankId ?? null, sn, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await app.db
+    .insertInto('miner_state')
+    .values({
+      miner_id: row.id,
+      area_id: fbox.area_id,
+      fbox_id: fbox.id,
+      tank_id: options.tankId ?? null,
+      sn,
+      model: options.model ?? 'S19 Pro',
+      online: options.online ? 1 : 0,
+      updated_at: now,
+    })
+    .execute();
+  return { id: row.id, sn };
 };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type {
   EndpointBodyOutput,
   EndpointName,
@@ -28,9 +29,16 @@ export interface HandlerContext<N extends EndpointName> {
   client: ClientInfo;
 }
 
+/** What a `download` endpoint's handler answers: the file, sent as an attachment. */
+export interface FileDownload {
+  filename: string;
+  contentType: string;
+  body: string | Readable;
+}
+
 export type Handler<N extends EndpointName> = (
   ctx: HandlerContext<N>,
-) => Promise<z.input<Endpoints[N]['data']>>;
+) => Promise<Endpoints[N] extends { download: true } ? FileDownload : z.input<Endpoints[N]['data']>>;
 
 /** One handler per endpoint: a missing one fails the typecheck. */
 export type HandlerMap = { [N in EndpointName]: Handler<N> };
@@ -48,4 +56,25 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   areaCreate: 'api.modified',
   areaEdit: 'api.modified',
   areaDelete: 'api.modified',
+  fboxCreate: 'api.modified',
+  fboxEdit: 'api.modified',
+  fboxDelete: 'api.modified',
+  fboxTransfer: 'api.modified',
+  fboxRegenerateMqtt: 'api.modified',
+  fboxSetting: 'api.commandSent',
+  tankAdd: 'api.modified',
+  tankEdit: 'api.modified',
+  tankDelete: 'api.modified',
+  tankOilSetting: 'api.commandSent',
+  tankControllerSwitch: 'api.commandSent',
+  tankControllerSwitchV2: 'api.commandSent',
+  tankMultipleOperate: 'api.commandSent',
+  minerDelete: 'api.modified',
+  minerRestart: 'api.commandSent',
+  minerChangePool: 'api.commandSent',
+  minerResaveAccount: 'api.commandSent',
+  minerAutoOverclock: 'api.commandSent',
+  minerChangeMode: 'api.commandSent',
+  minerMultipleOperate: 'api.commandSent',
+  electricitySetMeter: 'api.modified',
 };

@@ -1,6 +1,12 @@
 import { areaHandlers } from '../../modules/area/area.routes.js';
 import { authHandlers } from '../../modules/auth/auth.routes.js';
+import { commandHandlers } from '../../modules/command/command.routes.js';
+import { electricityHandlers } from '../../modules/electricity/electricity.routes.js';
+import { fboxHandlers } from '../../modules/fbox/fbox.routes.js';
 import { messageHandlers } from '../../modules/message/message.routes.js';
+import { minerHandlers } from '../../modules/miner/miner.routes.js';
+import { tankHandlers } from '../../modules/tank/tank.routes.js';
+import { totalHandlers } from '../../modules/total/total.routes.js';
 import { userHandlers } from '../../modules/user/user.routes.js';
 import type { HandlerMap } from './handler.js';
 
@@ -10,4 +16,10 @@ export const legacyHandlers: HandlerMap = {
   ...userHandlers,
   ...areaHandlers,
   ...messageHandlers,
+  ...fboxHandlers,
+  ...tankHandlers,
+  ...minerHandlers,
+  ...commandHandlers,
+  ...electricityHandlers,
+  ...totalHandlers,
 };

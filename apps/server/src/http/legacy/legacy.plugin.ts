@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import type { SessionUser } from '../../modules/auth/auth.service.js';
 import { ApiError, envelopeOf, envelopeOfError, sendEnvelope, validationError } from '../envelope.js';
-import type { HandlerContext } from './handler.js';
+import type { FileDownload, HandlerContext } from './handler.js';
 import { successMessages } from './handler.js';
 import { legacyHandlers } from './handlers.js';
 import { fieldErrors } from './validation.js';
@@ -44,6 +44,24 @@ const parse = <S extends z.ZodType>(schema: S, raw: unknown): z.output<S> => {
   if (!result.success) throw new InvalidInput(result.error.issues);
   return result.data;
 };
+
+/** Whether a request schema has an `area_id` field (object schemas, possibly refined). */
+const hasAreaId = (schema: z.ZodType): boolean => {
+  const def = (schema as { def?: { shape?: object; in?: z.ZodType } }).def;
+  if (def?.shape) return 'area_id' in def.shape;
+  return def?.in ? hasAreaId(def.in) : false;
+};
+
+/** A file download: the body as an attachment with an RFC 6266 file name. */
+const sendFile = (reply: FastifyReply, file: FileDownload) =>
+  reply
+    .code(200)
+    .type(file.contentType)
+    .header(
+      'content-disposition',
+      `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    )
+    .send(file.body);
 
 /**
  * Serves every endpoint of the contract table at its path and under `/api`. The routes only
@@ -79,7 +97,13 @@ export const legacyPlugin = fp(
               } as z.core.$ZodIssue,
             ]);
           const schema = endpoint.method === 'GET' ? endpoint.query : endpoint.body;
-          const input = schema ? parse(schema, raw) : {};
+          // Legacy clients may send `area_id` in the query of a POST; device bodies require it.
+          const fromQuery =
+            schema !== undefined &&
+            raw.area_id === undefined &&
+            query.area_id !== undefined &&
+            hasAreaId(schema);
+          const input = schema ? parse(schema, fromQuery ? { ...raw, area_id: query.area_id } : raw) : {};
           const legacy = parse(LegacyQuerySchema, { area_id: raw.area_id ?? query.area_id });
           const data = await handler({
             app,
@@ -89,6 +113,7 @@ export const legacyPlugin = fp(
             lang,
             client: { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null },
           });
+          if (endpoint.download) return sendFile(reply, data as FileDownload);
           const msg = translate(lang, successMessages[name] ?? 'api.ok');
           return sendEnvelope(reply, envelopeOf(Code.OK, msg, data, info));
         } catch (error) {

@@ -27,6 +27,21 @@ export class AreaRepository {
       .execute();
   }
 
+  /** The area if the user may see it: a master owns it, a sub-account manages it for its master. */
+  findAccessible(user: { id: number; isMaster: boolean; parentId: number | null }, id: number) {
+    let query = this.db
+      .selectFrom('areas')
+      .select([...columns, 'areas.owner_id'])
+      .where('areas.id', '=', id);
+    query = user.isMaster
+      ? query.where('areas.owner_id', '=', user.id)
+      : query
+          .innerJoin('user_areas', 'user_areas.area_id', 'areas.id')
+          .where('user_areas.user_id', '=', user.id)
+          .where('areas.owner_id', '=', user.parentId ?? -1);
+    return query.executeTakeFirst();
+  }
+
   findOwned(ownerId: number, id: number) {
     return this.db
       .selectFrom('areas')

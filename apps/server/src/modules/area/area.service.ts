@@ -7,6 +7,12 @@ import type { Clock } from '../../lib/clock.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { AreaRepository } from './area.repository.js';
 
+/** An area the caller may act in (see `AreaService.requireAccess`). */
+export interface AreaAccess extends Area {
+  owner_id: number;
+  canManage: boolean;
+}
+
 /**
  * Mines of a master account. Masters see and change the areas they own; sub-accounts see the areas
  * assigned to them. An id outside the caller's scope answers "not found", never "forbidden", so ids
@@ -21,6 +27,21 @@ export class AreaService {
   list(user: Pick<SessionUser, 'id' | 'isMaster'>): Promise<Area[]> {
     const repo = new AreaRepository(this.db);
     return user.isMaster ? repo.listOwned(user.id) : repo.listAssigned(user.id);
+  }
+
+  /**
+   * The area a device call acts in, when the caller may see it: masters own it, sub-accounts manage
+   * it. `canManage` is true for masters (administrators of a later issue join them): they may change
+   * devices and see gateway credentials; others may only read and run device actions.
+   * @throws ApiError NOT_FOUND for an area outside the caller's scope (ids cannot be probed).
+   */
+  async requireAccess(
+    user: Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>,
+    areaId: number,
+  ): Promise<AreaAccess> {
+    const area = await new AreaRepository(this.db).findAccessible(user, areaId);
+    if (!area) throw new ApiError(Code.NOT_FOUND, 'api.notFound');
+    return { ...area, canManage: user.isMaster };
   }
 
   async create(ownerId: number, body: AreaCreateBody): Promise<Area> {

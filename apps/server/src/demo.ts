@@ -1,0 +1,75 @@
+import { type Simulator, type SimulatorGatewaySpec, startSimulator } from '@fbox/simulator';
+import type { FastifyInstance } from 'fastify';
+import type { FboxKind } from './db/schema.js';
+
+export const demoAreaName = 'Demo Mine';
+
+/** The demo's boxes: about 350 miners in all, so lists, charts and filters have something to show. */
+const demoBoxes: { name: string; kind: FboxKind; tanks: number; miners: number }[] = [
+  { name: 'Hydro 01', kind: 'hydro', tanks: 0, miners: 80 },
+  { name: 'Immersion 01', kind: 'immersion', tanks: 3, miners: 105 },
+  { name: 'Immersion 02', kind: 'immersion', tanks: 4, miners: 100 },
+  { name: 'Air 01', kind: 'air', tanks: 0, miners: 60 },
+];
+
+/** Reporting interval of the demo gateways: short, so the console visibly moves. */
+const demoIntervalS = 12;
+
+/** Creates the demo FBOXes (with MQTT accounts and tanks) in the demo area; miners come from telemetry. */
+export const seedDemoFboxes = async (app: FastifyInstance, areaId: number): Promise<void> => {
+  for (const [i, box] of demoBoxes.entries()) {
+    await app.devices.createFbox(areaId, {
+      name: box.name,
+      number: `FB-${String(i + 1).padStart(3, '0')}`,
+      kind: box.kind,
+      ip_range: `10.0.${i + 1}.1-10.0.${i + 1}.254`,
+      reporting_interval_s: demoIntervalS,
+      tanks: box.tanks,
+      collectors: [
+        { no: 1, mac: `02:00:00:00:0${i + 1}:01`, account: 'collector', password: '' },
+        { no: 2, mac: `02:00:00:00:0${i + 1}:02`, account: 'collector', password: '' },
+      ],
+      meters: [
+        { no: 1, meter_number: `M${i + 1}01`, sensor_ratio: 1 },
+        { no: 2, meter_number: `M${i + 1}02`, sensor_ratio: 1 },
+      ],
+    });
+  }
+};
+
+/** Local broker URL for in-process gateways: the embedded broker's port, or MQTT_URL. */
+const brokerUrl = (app: FastifyInstance): string | null => {
+  if (app.mqttBroker) return `mqtt://127.0.0.1:${app.mqttBroker.port}`;
+  return app.config.mqttUrl ?? null;
+};
+
+/**
+ * Starts the in-process simulator for the FBOXes of the demo mine (every start with DEMO=1, so a
+ * restarted server keeps the demo alive). The gateways connect through the broker like real ones.
+ * Returns null when there is no demo mine or no broker.
+ */
+export const startDemoSimulator = async (app: FastifyInstance): Promise<Simulator | null> => {
+  const url = brokerUrl(app);
+  if (!url) return null;
+  const areas = await app.db.selectFrom('areas').select('id').where('area_name', '=', demoAreaName).execute();
+  const gateways: SimulatorGatewaySpec[] = [];
+  for (const area of areas) {
+    for (const fbox of await app.devices.listWithCredentials(area.id)) {
+      const layout = demoBoxes.find((b) => b.name === fbox.name);
+      const tanks = layout?.tanks ?? 2;
+      const miners = layout?.miners ?? 40;
+      gateways.push({
+        deviceId: fbox.device_id,
+        kind: fbox.kind,
+        username: fbox.mqtt_username,
+        password: fbox.mqtt_password,
+        intervalMs: fbox.reporting_interval_s * 1000,
+        ...(fbox.kind === 'immersion' ? { tanks, minersPerTank: Math.ceil(miners / tanks) } : { miners }),
+      });
+    }
+  }
+  if (gateways.length === 0) return null;
+  const simulator = await startSimulator({ brokerUrl: url, gateways, faults: { rate: 0.0005 }, seed: 7 });
+  app.log.info({ gateways: gateways.length }, 'demo simulator started');
+  return simulator;
+};

@@ -1,0 +1,223 @@
+import { randomBytes } from 'node:crypto';
+import {
+  Code,
+  CommandAckSchema,
+  type CommandKind,
+  type CommandMessage,
+  type CommandStatus,
+  topics,
+} from '@fbox/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { ApiError } from '../lib/api-error.js';
+import type { Clock } from '../lib/clock.js';
+import type { MqttTransport } from '../mqtt/transport.js';
+import type { LiveEvents } from '../realtime/live-events.js';
+import { CommandRepository, type CommandRow } from './command.repository.js';
+import type { DeviceService } from './device.service.js';
+
+export interface CommandTarget {
+  sn?: string;
+  tank_no?: number;
+  outlet?: number;
+  meter_no?: 1 | 2;
+}
+
+/** One command to send to one FBOX gateway. The caller has checked the user's scope and authority. */
+export interface IssueCommand {
+  areaId: number;
+  fboxId: number;
+  minerId?: number | null;
+  tankId?: number | null;
+  kind: CommandKind;
+  target: CommandTarget;
+  params: Record<string, unknown>;
+  userId: number | null;
+  batchId?: string | null;
+}
+
+/** A command row with its JSON columns parsed. */
+export interface CommandRecord {
+  id: string;
+  area_id: number;
+  fbox_id: number;
+  miner_id: number | null;
+  tank_id: number | null;
+  kind: CommandKind;
+  target: CommandTarget;
+  params: Record<string, unknown>;
+  status: CommandStatus;
+  error: string | null;
+  batch_id: string | null;
+  created_by: number | null;
+  created_at: number;
+  sent_at: number | null;
+  acked_at: number | null;
+  timeout_at: number;
+}
+
+const toRecord = (row: CommandRow): CommandRecord => ({
+  ...row,
+  kind: row.kind as CommandKind,
+  status: row.status as CommandStatus,
+  target: JSON.parse(row.target) as CommandTarget,
+  params: JSON.parse(row.params) as Record<string, unknown>,
+});
+
+/**
+ * The command path of DESIGN §2: a row (pending) → MQTT publish on `fbox/<deviceId>/cmd` (sent) →
+ * the gateway's ack (acknowledged / failed) or the timeout job (timed_out). Each transition is a
+ * conditional update, so a late ack cannot resurrect a timed-out command, and each is announced on
+ * the live bus.
+ */
+export class CommandService {
+  private transport: MqttTransport | null = null;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly live: LiveEvents,
+    private readonly devices: DeviceService,
+    private readonly log: FastifyBaseLogger,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Connects the service to the broker; without one commands stay pending and time out. */
+  setTransport(transport: MqttTransport | null): void {
+    this.transport = transport;
+  }
+
+  async issue(input: IssueCommand): Promise<CommandRecord> {
+    const [record] = await this.issueMany([input]);
+    return record!;
+  }
+
+  /** Writes all rows in one go, then publishes each; a failed publish leaves that row pending. */
+  async issueMany(inputs: IssueCommand[]): Promise<CommandRecord[]> {
+    const now = this.clock();
+    const deviceIds = new Map<number, string>();
+    for (const input of inputs) {
+      if (deviceIds.has(input.fboxId)) continue;
+      const fbox = await this.devices.findFbox(input.fboxId);
+      if (!fbox || fbox.area_id !== input.areaId) throw new ApiError(Code.NOT_FOUND, 'api.notFound');
+      deviceIds.set(input.fboxId, fbox.device_id);
+    }
+    const rows: CommandRow[] = inputs.map((input) => ({
+      id: randomBytes(16).toString('hex'),
+      area_id: input.areaId,
+      fbox_id: input.fboxId,
+      miner_id: input.minerId ?? null,
+      tank_id: input.tankId ?? null,
+      kind: input.kind,
+      target: JSON.stringify(input.target),
+      params: JSON.stringify(input.params),
+      status: 'pending',
+      error: null,
+      batch_id: input.batchId ?? null,
+      created_by: input.userId,
+      created_at: now,
+      sent_at: null,
+      acked_at: null,
+      timeout_at: now + this.timeoutMs,
+    }));
+    const repo = new CommandRepository(this.db);
+    await repo.insert(rows);
+    const records = rows.map(toRecord);
+    for (const record of records) await this.send(record, deviceIds.get(record.fbox_id)!, repo);
+    return records;
+  }
+
+  private async send(record: CommandRecord, deviceId: string, repo: CommandRepository): Promise<void> {
+    if (!this.transport) return;
+    const message: CommandMessage = {
+      id: record.id,
+      kind: record.kind,
+      target: record.target,
+      params: record.params,
+    };
+    try {
+      await this.transport.publish(topics.command(deviceId), JSON.stringify(message), { qos: 1 });
+    } catch (error) {
+      this.log.warn({ err: error, commandId: record.id }, 'command publish failed; it will time out');
+      return;
+    }
+    const sentAt = this.clock();
+    // An ack may already have arrived (the gateway is fast); then the row is no longer pending.
+    if (await repo.markSent(record.id, sentAt)) {
+      record.status = 'sent';
+      record.sent_at = sentAt;
+      this.announce(record);
+    }
+  }
+
+  get(ids: string[], areaIds: number[]): Promise<CommandRecord[]> {
+    return new CommandRepository(this.db).findMany(ids, areaIds).then((rows) => rows.map(toRecord));
+  }
+
+  listForMiner(minerId: number, limit: number): Promise<CommandRecord[]> {
+    return new CommandRepository(this.db).listForMiner(minerId, limit).then((rows) => rows.map(toRecord));
+  }
+
+  /**
+   * An ack from `fbox/<deviceId>/cmd/ack`. Unknown ids, acks from another device and acks for
+   * settled commands are ignored and logged. Returns the new status, or null when ignored.
+   */
+  async handleAck(deviceId: string, payload: Buffer): Promise<CommandStatus | null> {
+    let ack: ReturnType<typeof CommandAckSchema.parse>;
+    try {
+      ack = CommandAckSchema.parse(JSON.parse(payload.toString('utf8')));
+    } catch (error) {
+      this.log.warn({ deviceId, reason: String(error).slice(0, 300) }, 'malformed command ack ignored');
+      return null;
+    }
+    const repo = new CommandRepository(this.db);
+    const row = await repo.find(ack.id);
+    if (!row || row.device_id !== deviceId) {
+      this.log.warn(
+        { deviceId, commandId: ack.id },
+        'ack for an unknown command or from another device ignored',
+      );
+      return null;
+    }
+    const status: CommandStatus = ack.ok ? 'acknowledged' : 'failed';
+    const error = ack.ok ? null : (ack.error ?? 'failed');
+    if (!(await repo.settle(ack.id, status, error, this.clock()))) {
+      this.log.info({ deviceId, commandId: ack.id, status: row.status }, 'ack for a settled command ignored');
+      return null;
+    }
+    this.announce({ ...toRecord(row), status });
+    return status;
+  }
+
+  /** Moves commands past their deadline to `timed_out` (the command-timeouts job). Returns how many. */
+  async expire(): Promise<number> {
+    const now = this.clock();
+    const repo = new CommandRepository(this.db);
+    let count = 0;
+    for (;;) {
+      const rows = await repo.expired(now, 500);
+      for (const row of rows) {
+        if (await repo.settle(row.id, 'timed_out', 'no acknowledgement from the gateway', now)) {
+          count++;
+          this.announce({ ...toRecord(row), status: 'timed_out' });
+        }
+      }
+      if (rows.length < 500) return count;
+    }
+  }
+
+  private announce(
+    record: Pick<CommandRecord, 'id' | 'area_id' | 'fbox_id' | 'status' | 'miner_id' | 'tank_id'>,
+  ) {
+    this.live.publish({
+      type: 'command',
+      areaId: record.area_id,
+      fboxId: record.fbox_id,
+      commandId: record.id,
+      status: record.status,
+      minerId: record.miner_id,
+      tankId: record.tank_id,
+    });
+  }
+}

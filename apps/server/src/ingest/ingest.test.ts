@@ -1,0 +1,187 @@
+import { topics } from '@fbox/contracts';
+import { connectAsync, type MqttClient } from 'mqtt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CreatedFbox } from '../devices/device.service.js';
+import { buildTestApp, describeDb, type TestApp, testBrokers } from '../test/build-test-app.js';
+import { createArea, createFbox, createMaster } from '../test/factories.js';
+import { brokerUrl, connectGateway, telemetry, waitFor } from '../test/mqtt-client.js';
+
+describeDb('MQTT ingest', () => {
+  for (const broker of testBrokers) {
+    describe(`${broker} broker`, () => {
+      let t: TestApp;
+      let fbox: CreatedFbox;
+      let gateway: MqttClient;
+      const retained: string[] = [];
+
+      beforeEach(async () => {
+        t = await buildTestApp({ mqtt: broker });
+        const area = await createArea(t.app, (await createMaster(t.app)).id);
+        fbox = await createFbox(t.app, area.id, { tanks: 1, reporting_interval_s: 30 });
+        gateway = await connectGateway(t.app, fbox);
+      });
+      afterEach(async () => {
+        // Retained messages outlive the test on a shared Mosquitto: clear what this test set.
+        for (const topic of retained.splice(0))
+          await gateway.publishAsync(topic, '', { retain: true, qos: 1 });
+        await gateway.endAsync();
+        await t.close();
+      });
+
+      const publish = async (payload: unknown, topic = topics.telemetry(fbox.device_id)) => {
+        await gateway.publishAsync(topic, typeof payload === 'string' ? payload : JSON.stringify(payload), {
+          qos: 1,
+        });
+      };
+      const settle = async (messages: number) => {
+        await waitFor(() => t.app.ingest.stats().messages >= messages);
+        await t.app.ingest.drain();
+      };
+      const count = async (table: 'miner_samples' | 'miner_state' | 'tank_samples' | 'fbox_samples') =>
+        Number(
+          (
+            await t.app.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+
+      it('writes state and history, creating unknown miners and missing tanks', async () => {
+        await publish(telemetry({ seq: 1, ts: t.clock.ms, miners: 3, tanks: 2 }));
+        await settle(1);
+        const miners = await t.app.db.selectFrom('miner_state').selectAll().orderBy('sn').execute();
+        expect(miners.map((m) => [m.sn, m.online, m.hashrate_realtime, m.power_w])).toEqual([
+          ['SN-0', 1, 100, 3250],
+          ['SN-1', 1, 100, 3250],
+          ['SN-2', 1, 100, 3250],
+        ]);
+        const tanks = await t.app.db.selectFrom('tanks').select(['id', 'no', 'name']).orderBy('no').execute();
+        expect(tanks.map((x) => [x.no, x.name])).toEqual([
+          [1, 'Tank 1'],
+          [2, 'Tank 2'],
+        ]);
+        expect(miners.map((m) => m.tank_id)).toEqual([tanks[0]!.id, tanks[1]!.id, tanks[0]!.id]);
+        const box = await t.app.db
+          .selectFrom('fbox_state')
+          .selectAll()
+          .where('fbox_id', '=', fbox.id)
+          .executeTakeFirstOrThrow();
+        expect(box).toMatchObject({
+          online: 1,
+          last_seq: 1,
+          temperature: 31.5,
+          voltage_b: 401,
+          meter1_energy_kwh: 1001,
+          hashrate_total: 300,
+          miner_online: 3,
+          immersion_status: 'on',
+        });
+        expect(await count('miner_samples')).toBe(3);
+        expect(await count('tank_samples')).toBe(2);
+        expect(await count('fbox_samples')).toBe(1);
+        expect(t.app.ingest.stats()).toMatchObject({
+          messages: 1,
+          samples: 3,
+          rejected: 0,
+          duplicates: 0,
+          batches: 1,
+        });
+      });
+
+      it('applies a redelivered seq once', async () => {
+        const message = telemetry({ seq: 7, ts: t.clock.ms, miners: 2 });
+        await publish(message);
+        await publish(message);
+        await publish(telemetry({ seq: 5, ts: t.clock.ms, miners: 2 }));
+        await settle(3);
+        expect(await count('miner_samples')).toBe(2);
+        expect(t.app.ingest.stats()).toMatchObject({ messages: 3, duplicates: 2, samples: 2 });
+      });
+
+      it('rejects malformed and invalid messages and changes nothing', async () => {
+        await publish('{not json');
+        await publish({ ...telemetry({ seq: 1, ts: t.clock.ms }), v: 2 });
+        const bad = telemetry({ seq: 2, ts: t.clock.ms, miners: 2 });
+        (bad.miners[1] as { hashrate_realtime: unknown }).hashrate_realtime = 'fast';
+        await publish(bad);
+        await settle(3);
+        expect(t.app.ingest.stats()).toMatchObject({ messages: 3, rejected: 3, samples: 0 });
+        expect(await count('miner_state')).toBe(0);
+        const box = await t.app.db
+          .selectFrom('fbox_state')
+          .select(['online', 'last_seq'])
+          .executeTakeFirstOrThrow();
+        expect(box).toEqual({ online: 0, last_seq: -1 });
+      });
+
+      it('follows the retained status and the last will', async () => {
+        const isOnline = async () =>
+          (
+            await t.app.db
+              .selectFrom('fbox_state')
+              .select('online')
+              .where('fbox_id', '=', fbox.id)
+              .executeTakeFirstOrThrow()
+          ).online === 1;
+        const statusTopic = topics.status(fbox.device_id);
+        retained.push(statusTopic);
+        const mortal = await connectGateway(t.app, fbox, {
+          clientId: `will-${fbox.device_id}`,
+          will: { topic: statusTopic, payload: Buffer.from('offline'), qos: 1, retain: true },
+        });
+        await mortal.publishAsync(statusTopic, 'online', { qos: 1, retain: true });
+        await waitFor(isOnline);
+        // An abrupt end (no DISCONNECT) makes the broker publish the will.
+        mortal.stream.destroy();
+        await waitFor(async () => !(await isOnline()));
+      });
+
+      it('marks a box offline after three silent reporting intervals', async () => {
+        await publish(telemetry({ seq: 1, ts: t.clock.ms, miners: 2 }));
+        await settle(1);
+        t.clock.advance(89_000);
+        await t.app.jobs.tick();
+        const online = () => t.app.db.selectFrom('fbox_state').select('online').executeTakeFirstOrThrow();
+        expect((await online()).online).toBe(1);
+        t.clock.advance(11_000);
+        await t.app.jobs.tick();
+        expect((await online()).online).toBe(0);
+        const miners = await t.app.db.selectFrom('miner_state').select('online').execute();
+        expect(miners.every((m) => m.online === 0)).toBe(true);
+      });
+
+      if (broker === 'embedded') {
+        it('refuses wrong credentials and confines a gateway to its own topics', async () => {
+          await expect(
+            connectAsync(brokerUrl(t.app), {
+              username: fbox.mqtt_username,
+              password: 'wrong',
+              reconnectPeriod: 0,
+            }),
+          ).rejects.toThrow();
+          expect(t.app.ingest.stats().rejected).toBe(1);
+          const other = await createFbox(
+            t.app,
+            (await t.app.db.selectFrom('areas').select('id').executeTakeFirstOrThrow()).id,
+          );
+          // Publishing under another box's id is refused (the broker drops the connection).
+          gateway.publish(
+            topics.telemetry(other.device_id),
+            JSON.stringify(telemetry({ seq: 1, ts: t.clock.ms })),
+            { qos: 0 },
+          );
+          await waitFor(() => t.app.ingest.stats().rejected === 2);
+          expect(await count('miner_state')).toBe(0);
+          const sub = await connectGateway(t.app, fbox);
+          await expect(sub.subscribeAsync(topics.command(other.device_id), { qos: 1 })).rejects.toThrow(
+            /Subscribe error/,
+          );
+          const own = await sub.subscribeAsync(topics.command(fbox.device_id), { qos: 1 });
+          expect(own[0]?.qos).toBe(1);
+          await sub.endAsync();
+        });
+      }
+    });
+  }
+});

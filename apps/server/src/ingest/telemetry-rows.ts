@@ -1,0 +1,193 @@
+import type { MinerTelemetry, TankTelemetry, TelemetryMessage } from '@fbox/contracts';
+
+/** Column lists of the bulk writes; the row builders below return values in this order. */
+export const minerStateColumns = [
+  'miner_id',
+  'area_id',
+  'fbox_id',
+  'tank_id',
+  'sn',
+  'worker',
+  'model',
+  'brand',
+  'pool',
+  'pool_address',
+  'ip',
+  'firmware',
+  'outlet',
+  'online',
+  'mode',
+  'fault',
+  'chip_avg_temp',
+  'chip_max_temp',
+  'hashrate_theoretical',
+  'hashrate_realtime',
+  'hashrate_avg',
+  'hashrate_24h',
+  'power_w',
+  'uptime_s',
+  'updated_at',
+] as const;
+
+/**
+ * hashrate_24h is written on insert (a first estimate) and then only by the hourly rollup. Area,
+ * box and SN never change for a miner row; leaving them out spares the SN index on every upsert.
+ */
+const fixedOnUpdate = new Set(['miner_id', 'hashrate_24h', 'area_id', 'fbox_id', 'sn']);
+export const minerStateUpdate = minerStateColumns.filter((c) => !fixedOnUpdate.has(c));
+
+export const minerSampleColumns = [
+  'miner_id',
+  'ts',
+  'hashrate',
+  'power_w',
+  'chip_max_temp',
+  'online',
+] as const;
+
+export const tankStateColumns = [
+  'tank_id',
+  'area_id',
+  'fbox_id',
+  'online',
+  'oil_in_temp',
+  'oil_out_temp',
+  'liquid_level',
+  'fans',
+  'oil_pump_efficiency',
+  'water_in_temp',
+  'water_speed',
+  'short_circuit',
+  'energy_saving',
+  'control_mode',
+  'main_temperatures',
+  'updated_at',
+] as const;
+export const tankStateUpdate = tankStateColumns.filter((c) => c !== 'tank_id');
+
+export const tankSampleColumns = ['tank_id', 'ts', 'oil_in_temp', 'oil_out_temp', 'liquid_level'] as const;
+
+export const fboxSampleColumns = [
+  'fbox_id',
+  'ts',
+  'power_kw',
+  'temperature',
+  'humidity',
+  'hashrate_total',
+  'energy_kwh',
+] as const;
+
+export interface Placement {
+  minerId: number;
+  areaId: number;
+  fboxId: number;
+  tankId: number | null;
+}
+
+export const minerStateRow = (m: MinerTelemetry, p: Placement, now: number): unknown[] => [
+  p.minerId,
+  p.areaId,
+  p.fboxId,
+  p.tankId,
+  m.sn,
+  m.worker,
+  m.model,
+  m.brand,
+  m.pool,
+  m.pool_address,
+  m.ip,
+  m.firmware,
+  m.outlet,
+  m.online ? 1 : 0,
+  m.mode,
+  m.fault,
+  m.chip_avg_temp,
+  m.chip_max_temp,
+  m.hashrate_theoretical,
+  m.hashrate_realtime,
+  m.hashrate_avg,
+  m.hashrate_avg,
+  m.power_w,
+  m.uptime_s,
+  now,
+];
+
+export const minerSampleRow = (m: MinerTelemetry, minerId: number, ts: number): unknown[] => [
+  minerId,
+  ts,
+  m.hashrate_realtime,
+  m.power_w,
+  m.chip_max_temp,
+  m.online ? 1 : 0,
+];
+
+export const tankStateRow = (
+  t: TankTelemetry,
+  ids: { tankId: number; areaId: number; fboxId: number },
+  now: number,
+): unknown[] => [
+  ids.tankId,
+  ids.areaId,
+  ids.fboxId,
+  1,
+  t.oil_in_temp,
+  t.oil_out_temp,
+  t.liquid_level,
+  JSON.stringify(t.fans),
+  t.oil_pump_efficiency,
+  t.water_in_temp,
+  t.water_speed,
+  t.short_circuit ? 1 : 0,
+  t.energy_saving ? 1 : 0,
+  t.control_mode,
+  JSON.stringify(t.main_temperatures),
+  now,
+];
+
+export const tankSampleRow = (t: TankTelemetry, tankId: number, ts: number): unknown[] => [
+  tankId,
+  ts,
+  t.oil_in_temp,
+  t.oil_out_temp,
+  t.liquid_level,
+];
+
+/** Meter 1 + 2 accumulated energy of a message; -999 readings count as 0. */
+export const meterEnergy = (msg: TelemetryMessage): number =>
+  msg.box.meters.reduce((sum, m) => sum + (m.energy_kwh === -999 ? 0 : m.energy_kwh), 0);
+
+/** Sum of the miners' realtime hashrate, TH/s (offline miners and -999 readings count as 0). */
+export const hashrateTotal = (msg: TelemetryMessage): number =>
+  msg.miners.reduce((sum, m) => sum + (m.online && m.hashrate_realtime > 0 ? m.hashrate_realtime : 0), 0);
+
+export const dayOf = (ms: number): number => Math.floor(ms / 86_400_000);
+
+/** fbox_state columns a telemetry message sets (besides seq, online and timestamps). */
+export const boxStateValues = (msg: TelemetryMessage) => {
+  const box = msg.box;
+  const meter = (no: 1 | 2) => box.meters.find((m) => m.no === no);
+  const online = msg.miners.filter((m) => m.online).length;
+  return {
+    temperature: box.temperature,
+    humidity: box.humidity,
+    voltage_a: box.voltage[0],
+    voltage_b: box.voltage[1],
+    voltage_c: box.voltage[2],
+    power_kw: box.power_kw,
+    meter1_energy_kwh: meter(1)?.energy_kwh ?? -999,
+    meter1_power_kw: meter(1)?.power_kw ?? -999,
+    meter2_energy_kwh: meter(2)?.energy_kwh ?? -999,
+    meter2_power_kw: meter(2)?.power_kw ?? -999,
+    immersion_status: box.immersion?.status ?? '',
+    immersion_percent: box.immersion?.percent ?? -999,
+    water_in_temp: box.water_in_temp ?? -999,
+    water_out_temp: box.water_out_temp ?? -999,
+    flow_rate: box.flow_rate ?? -999,
+    valve_opening: box.valve_opening ?? -999,
+    pumps: JSON.stringify(box.pumps ?? []),
+    public_ip: box.public_ip ?? '',
+    hashrate_total: hashrateTotal(msg),
+    miner_online: online,
+    miner_offline: msg.miners.length - online,
+  };
+};

@@ -1,0 +1,266 @@
+import type { TelemetryMessage } from '@fbox/contracts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import type { FboxIdentity } from '../devices/device.repository.js';
+import { bulkInsert } from './bulk.js';
+import {
+  boxStateValues,
+  dayOf,
+  fboxSampleColumns,
+  hashrateTotal,
+  meterEnergy,
+  minerSampleColumns,
+  minerSampleRow,
+  minerStateColumns,
+  minerStateRow,
+  minerStateUpdate,
+  tankSampleColumns,
+  tankSampleRow,
+  tankStateColumns,
+  tankStateRow,
+  tankStateUpdate,
+} from './telemetry-rows.js';
+
+export interface QueuedTelemetry {
+  fbox: FboxIdentity;
+  msg: TelemetryMessage;
+}
+
+export interface BatchResult {
+  applied: QueuedTelemetry[];
+  duplicates: number;
+  samples: number;
+  /** FBOXes that were offline before this batch. */
+  cameOnline: FboxIdentity[];
+}
+
+type Trx = Transaction<DB>;
+type MinerRef = { id: number; tankId: number | null };
+
+/**
+ * Writes a batch of validated telemetry in one transaction: claims each message's seq on its FBOX
+ * state row (a duplicate claims nothing and is skipped), then upserts tank and miner state and
+ * appends history. Ids of tanks and miners are cached; new ones enter the cache only after commit.
+ */
+export class TelemetryWriter {
+  private readonly tanks = new Map<string, number>();
+  private readonly miners = new Map<string, MinerRef>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async write(batch: QueuedTelemetry[], now: number): Promise<BatchResult> {
+    const newTanks = new Map<string, number>();
+    const newMiners = new Map<string, MinerRef>();
+    const result = await this.db.transaction().execute(async (trx) => {
+      // Arrival order within a box (the sort is stable): a seq at or below one already applied is
+      // a duplicate wherever the batch boundaries fell.
+      const sorted = [...batch].sort((a, b) => a.fbox.id - b.fbox.id);
+      const fboxIds = [...new Set(sorted.map((q) => q.fbox.id))];
+      const before = new Map(
+        (
+          await trx
+            .selectFrom('fbox_state')
+            .select(['fbox_id', 'online', 'energy_day', 'energy_day_start_kwh'])
+            .where('fbox_id', 'in', fboxIds)
+            .execute()
+        ).map((r) => [r.fbox_id, r]),
+      );
+      const applied: QueuedTelemetry[] = [];
+      const cameOnline = new Map<number, FboxIdentity>();
+      for (const q of sorted) {
+        const prev = before.get(q.fbox.id);
+        if (!prev) continue;
+        const energy = meterEnergy(q.msg);
+        const day = dayOf(now);
+        // "Today" is the UTC day; a new day or a meter reset (energy fell) restarts the count.
+        const restart = prev.energy_day !== day || energy < prev.energy_day_start_kwh;
+        const claimed = await trx
+          .updateTable('fbox_state')
+          .set({
+            ...boxStateValues(q.msg),
+            online: 1,
+            last_seen_at: now,
+            last_seq: q.msg.seq,
+            updated_at: now,
+            ...(restart && { energy_day: day, energy_day_start_kwh: energy }),
+          })
+          .where('fbox_id', '=', q.fbox.id)
+          .where('last_seq', '<', q.msg.seq)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) continue;
+        if (restart) before.set(q.fbox.id, { ...prev, energy_day: day, energy_day_start_kwh: energy });
+        if (prev.online === 0) cameOnline.set(q.fbox.id, q.fbox);
+        applied.push(q);
+      }
+      const samples = await this.writeDevices(trx, applied, now, newTanks, newMiners);
+      return {
+        applied,
+        duplicates: batch.length - applied.length,
+        samples,
+        cameOnline: [...cameOnline.values()],
+      };
+    });
+    for (const [k, v] of newTanks) this.tanks.set(k, v);
+    for (const [k, v] of newMiners) this.miners.set(k, v);
+    return result;
+  }
+
+  /** Forgets cached ids (after a failed batch: a cached id might belong to a deleted device). */
+  reset(): void {
+    this.tanks.clear();
+    this.miners.clear();
+  }
+
+  private async writeDevices(
+    trx: Trx,
+    applied: QueuedTelemetry[],
+    now: number,
+    newTanks: Map<string, number>,
+    newMiners: Map<string, MinerRef>,
+  ): Promise<number> {
+    const tankState = new Map<number, unknown[]>();
+    const tankSamples: unknown[][] = [];
+    const minerState = new Map<number, unknown[]>();
+    const minerSamples: unknown[][] = [];
+    const fboxSamples: unknown[][] = [];
+    for (const { fbox, msg } of applied) {
+      const tankIds = new Map<number, number>();
+      for (const t of msg.tanks) {
+        const tankId = await this.tankId(trx, fbox, t.no, now, newTanks);
+        tankIds.set(t.no, tankId);
+        tankState.set(tankId, tankStateRow(t, { tankId, areaId: fbox.area_id, fboxId: fbox.id }, now));
+        tankSamples.push(tankSampleRow(t, tankId, msg.ts));
+      }
+      const tankOf = async (no: number | null) =>
+        no === null ? null : (tankIds.get(no) ?? (await this.tankId(trx, fbox, no, now, newTanks)));
+      const refs = await this.minerRefs(trx, fbox, msg, now, newMiners);
+      for (const m of msg.miners) {
+        const ref = refs.get(m.sn)!;
+        const tankId = await tankOf(m.tank_no);
+        if (ref.tankId !== tankId) {
+          await trx.updateTable('miners').set({ tank_id: tankId }).where('id', '=', ref.id).execute();
+          newMiners.set(`${fbox.id}:${m.sn}`, { id: ref.id, tankId });
+        }
+        const placement = { minerId: ref.id, areaId: fbox.area_id, fboxId: fbox.id, tankId };
+        minerState.set(ref.id, minerStateRow(m, placement, now));
+        minerSamples.push(minerSampleRow(m, ref.id, msg.ts));
+      }
+      const box = msg.box;
+      fboxSamples.push([
+        fbox.id,
+        msg.ts,
+        box.power_kw,
+        box.temperature,
+        box.humidity,
+        hashrateTotal(msg),
+        meterEnergy(msg),
+      ]);
+    }
+    const upsert = (columns: readonly string[], update: readonly string[]) => ({ columns, update });
+    await bulkInsert(
+      trx,
+      this.dialect,
+      'tank_state',
+      tankStateColumns,
+      [...tankState.values()],
+      upsert(['tank_id'], tankStateUpdate),
+    );
+    await bulkInsert(trx, this.dialect, 'tank_samples', tankSampleColumns, tankSamples);
+    await bulkInsert(
+      trx,
+      this.dialect,
+      'miner_state',
+      minerStateColumns,
+      [...minerState.values()],
+      upsert(['miner_id'], minerStateUpdate),
+    );
+    await bulkInsert(trx, this.dialect, 'miner_samples', minerSampleColumns, minerSamples);
+    await bulkInsert(trx, this.dialect, 'fbox_samples', fboxSampleColumns, fboxSamples);
+    return minerSamples.length;
+  }
+
+  private async tankId(
+    trx: Trx,
+    fbox: FboxIdentity,
+    no: number,
+    now: number,
+    newTanks: Map<string, number>,
+  ): Promise<number> {
+    const key = `${fbox.id}:${no}`;
+    const known = this.tanks.get(key) ?? newTanks.get(key);
+    if (known !== undefined) return known;
+    await trx
+      .insertInto('tanks')
+      .values({
+        area_id: fbox.area_id,
+        fbox_id: fbox.id,
+        no,
+        name: `Tank ${no}`,
+        work_number: '',
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['fbox_id', 'no']).doNothing())
+      .execute();
+    const row = await trx
+      .selectFrom('tanks')
+      .select('id')
+      .where('fbox_id', '=', fbox.id)
+      .where('no', '=', no)
+      .executeTakeFirstOrThrow();
+    newTanks.set(key, row.id);
+    return row.id;
+  }
+
+  /** Ids of the message's miners by SN; unknown SNs are created in the FBOX's area. */
+  private async minerRefs(
+    trx: Trx,
+    fbox: FboxIdentity,
+    msg: TelemetryMessage,
+    now: number,
+    newMiners: Map<string, MinerRef>,
+  ): Promise<Map<string, MinerRef>> {
+    const refs = new Map<string, MinerRef>();
+    const missing: string[] = [];
+    for (const m of msg.miners) {
+      const key = `${fbox.id}:${m.sn}`;
+      const ref = newMiners.get(key) ?? this.miners.get(key);
+      if (ref) refs.set(m.sn, ref);
+      else missing.push(m.sn);
+    }
+    if (missing.length === 0) return refs;
+    const load = async () => {
+      for (let i = 0; i < missing.length; i += 1000) {
+        const rows = await trx
+          .selectFrom('miners')
+          .select(['id', 'sn', 'tank_id'])
+          .where('fbox_id', '=', fbox.id)
+          .where('sn', 'in', missing.slice(i, i + 1000))
+          .execute();
+        for (const r of rows) {
+          const ref = { id: r.id, tankId: r.tank_id };
+          refs.set(r.sn, ref);
+          newMiners.set(`${fbox.id}:${r.sn}`, ref);
+        }
+      }
+    };
+    await load();
+    const unknown = [...new Set(missing.filter((sn) => !refs.has(sn)))];
+    if (unknown.length > 0) {
+      await bulkInsert(
+        trx,
+        this.dialect,
+        'miners',
+        ['area_id', 'fbox_id', 'tank_id', 'sn', 'created_at'],
+        unknown.map((sn) => [fbox.area_id, fbox.id, null, sn, now]),
+        { columns: ['fbox_id', 'sn'], update: [] },
+      );
+      await load();
+    }
+    return refs;
+  }
+}

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { Clock } from '../lib/clock.js';
+
+/** A periodic job. `run` must be idempotent: after a crash another process runs it again. */
+export interface Job {
+  name: string;
+  periodMs: number;
+  run(): Promise<unknown>;
+}
+
+/** How long a claim protects a running job; a crashed holder's job is taken over after it. */
+const leaseMs = 5 * 60_000;
+
+/**
+ * The job loop of every server process. Each job has a row in `jobs`; a process runs it when it wins
+ * the conditional update that claims a due, unleased row, so with several processes each job runs
+ * once per period. Time comes from the injected clock; tests call `tick()` instead of waiting.
+ */
+export class JobRunner {
+  readonly owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private registered = false;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly jobs: Job[],
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Starts ticking every `intervalMs` (real time; each tick reads the injected clock). */
+  start(intervalMs = 1000): void {
+    this.timer = setInterval(() => void this.tick(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the loop and waits for a job in progress to finish. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Runs every due job this process can claim; returns the names it ran. Ticks do not overlap. */
+  async tick(): Promise<string[]> {
+    if (this.running) {
+      await this.running;
+      return [];
+    }
+    const ran: string[] = [];
+    this.running = (async () => {
+      await this.register();
+      for (const job of this.jobs) {
+        if (await this.claim(job)) {
+          ran.push(job.name);
+          await this.execute(job);
+        }
+      }
+    })().finally(() => {
+      this.running = undefined;
+    });
+    await this.running;
+    return ran;
+  }
+
+  private async register(): Promise<void> {
+    if (this.registered) return;
+    await this.db
+      .insertInto('jobs')
+      .values(
+        this.jobs.map((j) => ({
+          name: j.name,
+          claimed_by: null,
+          lease_until: 0,
+          last_run_at: null,
+          next_run_at: 0,
+        })),
+      )
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    this.registered = true;
+  }
+
+  private async claim(job: Job): Promise<boolean> {
+    const now = this.clock();
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ claimed_by: this.owner, lease_until: now + leaseMs })
+      .where('name', '=', job.name)
+      .where('next_run_at', '<=', now)
+      .where('lease_until', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const started = this.clock();
+    try {
+      await job.run();
+    } catch (error) {
+      this.log.error({ err: error, job: job.name }, 'job failed');
+    }
+    // The next run is due one period after this one started, so periods do not drift with run time.
+    await this.db
+      .updateTable('jobs')
+      .set({ claimed_by: null, lease_until: 0, last_run_at: started, next_run_at: started + job.periodMs })
+      .where('name', '=', job.name)
+      .where('claimed_by', '=', this.owner)
+      .execute();
+  }
+}

@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin';
+import { applyRetention, rollupHours, rollupMinutes } from './history.js';
+import { type Job, JobRunner } from './job-runner.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobRunner;
+  }
+}
+
+/**
+ * The periodic jobs of DESIGN §8 that keep device data honest: offline detection by silence,
+ * command timeouts, history rollups and retention. `start: false` (tests) leaves the loop off;
+ * tests call `app.jobs.tick()` after moving the clock.
+ */
+export const jobsPlugin = fp<{ start: boolean }>(
+  async (app, { start }) => {
+    const { config, db, clock } = app;
+    const jobs: Job[] = [
+      { name: 'offline-detector', periodMs: 10_000, run: () => app.deviceStatus.detectSilence() },
+      { name: 'command-timeouts', periodMs: 5_000, run: () => app.commands.expire() },
+      {
+        name: 'rollup-1m',
+        periodMs: 60_000,
+        run: () => rollupMinutes(db, clock(), config.retentionRawHours * 3_600_000),
+      },
+      {
+        name: 'rollup-1h',
+        periodMs: 10 * 60_000,
+        run: () => rollupHours(db, clock(), config.retention1mDays * 86_400_000),
+      },
+      {
+        name: 'retention',
+        periodMs: 60 * 60_000,
+        run: () =>
+          applyRetention(db, clock(), {
+            rawHours: config.retentionRawHours,
+            rollup1mDays: config.retention1mDays,
+            rollup1hDays: config.retention1hDays,
+          }),
+      },
+    ];
+    const runner = new JobRunner(db, clock, jobs, app.log);
+    app.decorate('jobs', runner);
+    if (start) app.addHook('onReady', async () => runner.start());
+    app.addHook('onClose', async () => runner.stop());
+  },
+  { name: 'jobs', dependencies: ['ingest'] },
+);

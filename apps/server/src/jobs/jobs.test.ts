@@ -1,0 +1,114 @@
+import pino from 'pino';
+import { afterEach, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import type { Database } from '../db/database.js';
+import { describeDb, openTestDatabase, TestClock } from '../test/build-test-app.js';
+import { createArea, createFbox, createMaster, createMiner } from '../test/factories.js';
+import { applyRetention, rollupHours, rollupMinutes } from './history.js';
+import { JobRunner } from './job-runner.js';
+
+const minute = 60_000;
+const hour = 60 * minute;
+
+describeDb('jobs', () => {
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+  });
+
+  it('runs each job once per period across two processes sharing a database', async () => {
+    database = await openTestDatabase();
+    const app = await buildApp({
+      database: { ...database, close: async () => {} },
+      logger: false,
+      seed: false,
+    });
+    await app.close();
+    const clock = new TestClock();
+    const runs: string[] = [];
+    const job = (owner: string) => [
+      { name: 'probe', periodMs: minute, run: async () => void runs.push(owner) },
+    ];
+    const a = new JobRunner(database.db, clock.now, job('a'), pino({ level: 'silent' }));
+    const b = new JobRunner(database.db, clock.now, job('b'), pino({ level: 'silent' }));
+    await Promise.all([a.tick(), b.tick()]);
+    expect(runs).toHaveLength(1);
+    clock.advance(minute - 1);
+    await Promise.all([a.tick(), b.tick()]);
+    expect(runs).toHaveLength(1);
+    clock.advance(1);
+    await Promise.all([b.tick(), a.tick()]);
+    expect(runs).toHaveLength(2);
+  });
+
+  it('rolls samples up by minute and hour and prunes by age', async () => {
+    database = await openTestDatabase();
+    const clock = new TestClock(Date.UTC(2025, 0, 1, 12, 0, 30));
+    const app = await buildApp({
+      database: { ...database, close: async () => {} },
+      logger: false,
+      seed: false,
+      now: clock.now,
+    });
+    const area = await createArea(app, (await createMaster(app)).id);
+    const fbox = await createFbox(app, area.id);
+    const { id: minerId } = await createMiner(app, { id: fbox.id, area_id: area.id });
+    const base = Date.UTC(2025, 0, 1, 10, 0, 0);
+    const sample = (ts: number, hashrate: number) => ({
+      miner_id: minerId,
+      ts,
+      hashrate,
+      power_w: 3000,
+      chip_max_temp: 70,
+      online: 1,
+    });
+    await app.db
+      .insertInto('miner_samples')
+      .values([
+        sample(base, 100),
+        sample(base + 30_000, 110),
+        sample(base + minute, -999),
+        sample(base + hour, 90),
+        sample(clock.ms - 10_000, 50),
+      ])
+      .execute();
+    await rollupMinutes(app.db, clock.ms, 48 * hour);
+    const minutes = await app.db.selectFrom('miner_samples_1m').selectAll().orderBy('bucket_ts').execute();
+    // The current, incomplete minute is not rolled up yet.
+    expect(
+      minutes.map((m) => [m.bucket_ts - base, m.samples, m.hashrate_avg, m.hashrate_min, m.hashrate_max]),
+    ).toEqual([
+      [0, 2, 105, 100, 110],
+      [minute, 1, -999, -999, -999],
+      [hour, 1, 90, 90, 90],
+    ]);
+    await rollupMinutes(app.db, clock.ms, 48 * hour);
+    expect(await app.db.selectFrom('miner_samples_1m').selectAll().execute()).toHaveLength(3);
+    await rollupHours(app.db, clock.ms, 30 * 24 * hour);
+    const hours = await app.db
+      .selectFrom('miner_samples_1h')
+      .select(['bucket_ts', 'samples', 'hashrate_avg'])
+      .orderBy('bucket_ts')
+      .execute();
+    expect(hours.map((h) => [h.bucket_ts - base, h.samples, h.hashrate_avg])).toEqual([
+      [0, 3, 105],
+      [hour, 1, 90],
+    ]);
+    const state = await app.db.selectFrom('miner_state').select('hashrate_24h').executeTakeFirstOrThrow();
+    expect(state.hashrate_24h).toBe(97.5);
+
+    const deleted = await applyRetention(app.db, base + hour + 48 * hour, {
+      rawHours: 48,
+      rollup1mDays: 30,
+      rollup1hDays: 400,
+    });
+    expect(deleted.miner_samples).toBe(3);
+    expect(await app.db.selectFrom('miner_samples').select('ts').orderBy('ts').execute()).toEqual([
+      { ts: base + hour },
+      { ts: clock.ms - 10_000 },
+    ]);
+    expect(deleted.miner_samples_1m).toBe(0);
+    await app.close();
+  });
+});

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { CommandRecord } from '../../devices/command.service.js';
+import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { SessionUser } from '../auth/auth.service.js';
+import { commandOf } from '../miner/miner.service.js';
+
+/** The areas a command lookup may see: the named one (checked), else every area of the caller. */
+const scopeOf = async (app: FastifyInstance, user: SessionUser, areaId: number | undefined) =>
+  areaId !== undefined
+    ? [(await app.areas.requireAccess(user, areaId)).id]
+    : (await app.areas.list(user)).map((a) => a.id);
+
+const byCreation = (a: CommandRecord, b: CommandRecord) =>
+  a.created_at - b.created_at || a.id.localeCompare(b.id);
+
+/** Legacy HTTP handlers of command status (the web polls these after a device action). */
+export const commandHandlers: HandlersFor<'commandStatus' | 'commandBatch'> = {
+  commandStatus: async ({ app, user, input }) => {
+    const records = await app.commands.get([...new Set(input.ids)], await scopeOf(app, user, input.area_id));
+    return records.sort(byCreation).map(commandOf);
+  },
+  commandBatch: async ({ app, user, input }) => {
+    const areaIds = await scopeOf(app, user, input.area_id);
+    if (areaIds.length === 0) return [];
+    const rows = await app.db
+      .selectFrom('commands')
+      .select('id')
+      .where('batch_id', '=', input.batch_id)
+      .where('area_id', 'in', areaIds)
+      .limit(10_000)
+      .execute();
+    const records = await app.commands.get(
+      rows.map((r) => r.id),
+      areaIds,
+    );
+    return records.sort(byCreation).map(commandOf);
+  },
+};

@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  Command,
+  HistoryQuery,
+  MinerAction,
+  MinerBatchResult,
+  MinerDetail,
+  MinerExportQuery,
+  MinerListItem,
+  MinerListQuery,
+} from '@fbox/contracts';
+import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
+import type { SessionUser } from '../auth/auth.service.js';
+import { type DeviceDeps, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
+import { fillBuckets, readSeries } from '../fbox/history.js';
+import { CountCache } from './count-cache.js';
+import { MinerRepository } from './miner.repository.js';
+
+type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
+type MinerRow = NonNullable<Awaited<ReturnType<MinerRepository['find']>>>;
+
+/** The command of a miner action: its kind and parameters. */
+export type MinerCommand = Pick<IssueCommand, 'kind' | 'params'>;
+
+const minerSeries = {
+  raw: 'miner_samples',
+  m1: 'miner_samples_1m',
+  h1: 'miner_samples_1h',
+  idColumn: 'miner_id',
+  metrics: { hashrate: 'hashrate', power_w: 'power_w', chip_max_temp: 'chip_max_temp' },
+} as const;
+
+export const actionCommands: Record<MinerAction, MinerCommand> = {
+  restart: { kind: 'miner.restart', params: {} },
+  high: { kind: 'miner.mode', params: { mode: 'high' } },
+  low: { kind: 'miner.mode', params: { mode: 'low' } },
+  resave: { kind: 'miner.resave_account', params: {} },
+  overclock_on: { kind: 'miner.overclock', params: { status: 'on' } },
+  overclock_off: { kind: 'miner.overclock', params: { status: 'off' } },
+};
+
+export const minerItem = (r: Omit<MinerRow, 'area_id'>): MinerListItem => ({
+  id: r.id,
+  sn: r.sn,
+  worker: r.worker,
+  model: r.model,
+  brand: r.brand,
+  pool: r.pool,
+  pool_address: r.pool_address,
+  ip: r.ip,
+  firmware: r.firmware,
+  fbox_id: r.fbox_id,
+  fbox_name: r.fbox_name ?? '',
+  tank_id: r.tank_id,
+  tank_name: r.tank_name ?? null,
+  outlet: r.outlet,
+  status: statusOf(r.online),
+  mode: r.mode === 'low' ? 'low' : 'high',
+  fault: r.fault,
+  chip_avg_temp: r.chip_avg_temp,
+  chip_max_temp: r.chip_max_temp,
+  hashrate_theoretical: r.hashrate_theoretical,
+  hashrate_realtime: r.hashrate_realtime,
+  hashrate_avg: r.hashrate_avg,
+  hashrate_24h: r.hashrate_24h,
+  power_w: r.power_w,
+  uptime_s: r.uptime_s,
+  updated_at: r.updated_at,
+});
+
+export const commandOf = (r: CommandRecord): Command => ({
+  id: r.id,
+  kind: r.kind,
+  status: r.status,
+  error: r.error,
+  fbox_id: r.fbox_id,
+  miner_id: r.miner_id,
+  tank_id: r.tank_id,
+  batch_id: r.batch_id,
+  created_at: r.created_at,
+  sent_at: r.sent_at,
+  acked_at: r.acked_at,
+});
+
+/**
+ * Miners (`fbox.miner`): the list (filters, sort and paging in SQL), detail with recent commands,
+ * and device actions — one command per miner with a shared batch id, per-miner outcomes.
+ */
+export class MinerService {
+  private readonly counts = new CountCache();
+
+  constructor(private readonly deps: DeviceDeps) {}
+
+  /** Forgets cached list totals of a mine (device changes made outside this service call it too). */
+  invalidate(areaId: number): void {
+    this.counts.clearArea(areaId);
+  }
+
+  private repo() {
+    return new MinerRepository(this.deps.db);
+  }
+
+  async list(user: Caller, q: MinerListQuery) {
+    await this.deps.areas.requireAccess(user, q.area_id);
+    const repo = this.repo();
+    const { page: _page, limit: _limit, sort: _sort, area_id: areaId, ...filters } = q;
+    const key = JSON.stringify(filters);
+    const now = this.deps.clock();
+    const offset = (q.page - 1) * q.limit;
+    const rows = await repo.page(q, q.limit, offset);
+    let total = this.counts.get(areaId, key, now);
+    // A cached total that contradicts the page just read is stale: count again.
+    const consistent = (n: number) =>
+      rows.length === q.limit ? n >= offset + rows.length : n === offset + rows.length;
+    if (total === undefined || (!consistent(total) && (rows.length > 0 || q.page === 1))) {
+      // A first page shorter than the limit is the whole result: no count needed.
+      total = q.page === 1 && rows.length < q.limit ? rows.length : await repo.count(q);
+      this.counts.set(areaId, key, total, now);
+    }
+    return { items: rows.map(minerItem), total, page: q.page, limit: q.limit };
+  }
+
+  async detail(user: Caller, areaId: number, id: number): Promise<MinerDetail> {
+    await this.deps.areas.requireAccess(user, areaId);
+    const row = (await this.repo().find(areaId, id)) ?? notFound();
+    const commands = await this.deps.commands.listForMiner(id, 20);
+    return { ...minerItem(row), area_id: row.area_id, commands: commands.map(commandOf) };
+  }
+
+  async filterOptions(user: Caller, areaId: number) {
+    await this.deps.areas.requireAccess(user, areaId);
+    const repo = this.repo();
+    const [models, brands, pools, faults] = await Promise.all([
+      repo.distinct(areaId, 'model'),
+      repo.distinct(areaId, 'brand'),
+      repo.distinct(areaId, 'pool'),
+      repo.distinct(areaId, 'fault'),
+    ]);
+    return { models, brands, pools, faults };
+  }
+
+  /** Rows of an export in pages, so a 100,000-miner site never sits in memory at once. */
+  async *exportRows(user: Caller, q: MinerExportQuery): AsyncGenerator<MinerListItem[]> {
+    await this.deps.areas.requireAccess(user, q.area_id);
+    const repo = this.repo();
+    const pageSize = 2000;
+    for (let offset = 0; ; offset += pageSize) {
+      const rows = await repo.page(q, pageSize, offset);
+      if (rows.length > 0) yield rows.map(minerItem);
+      if (rows.length < pageSize) return;
+    }
+  }
+
+  async delete(user: Caller, areaId: number, ids: number[]) {
+    await this.deps.areas.requireAccess(user, areaId);
+    const deleted = await this.repo().delete(areaId, [...new Set(ids)]);
+    this.invalidate(areaId);
+    return { deleted };
+  }
+
+  /**
+   * Issues `command` to each miner of `ids` in the area, all under one batch id. An id that is not
+   * a miner of this area answers `not_found` and nothing is sent for it.
+   */
+  async act(
+    user: SessionUser,
+    areaId: number,
+    ids: number[],
+    command: MinerCommand,
+  ): Promise<MinerBatchResult> {
+    await this.deps.areas.requireAccess(user, areaId);
+    const unique = [...new Set(ids)];
+    const miners = new Map((await this.repo().findTargets(areaId, unique)).map((m) => [m.id, m]));
+    const batchId = randomBytes(12).toString('hex');
+    const inputs = unique.flatMap((id): IssueCommand[] => {
+      const miner = miners.get(id);
+      if (!miner) return [];
+      return [
+        {
+          areaId,
+          fboxId: miner.fbox_id,
+          minerId: id,
+          tankId: miner.tank_id,
+          target: { sn: miner.sn, ...(miner.outlet != null && { outlet: miner.outlet }) },
+          userId: user.id,
+          batchId,
+          ...command,
+        },
+      ];
+    });
+    const records = inputs.length ? await this.deps.commands.issueMany(inputs) : [];
+    const byMiner = new Map(records.map((r) => [r.miner_id, r]));
+    return {
+      batch_id: batchId,
+      commands: unique.map((id) => {
+        const record = byMiner.get(id);
+        return record
+          ? { miner_id: id, command_id: record.id, status: record.status }
+          : { miner_id: id, command_id: null, status: 'not_found' as const };
+      }),
+    };
+  }
+
+  async history(user: Caller, q: HistoryQuery) {
+    await this.deps.areas.requireAccess(user, q.area_id);
+    (await this.repo().find(q.area_id, q.id)) ?? notFound();
+    const intervalMs = q.interval * 1000;
+    const { source, buckets } = await readSeries(
+      this.deps.db,
+      minerSeries,
+      [q.id],
+      intervalMs,
+      q.from,
+      q.to,
+      retentionOf(this.deps),
+    );
+    const points = fillBuckets(
+      buckets,
+      ['hashrate', 'power_w', 'chip_max_temp'] as const,
+      intervalMs,
+      q.from,
+      q.to,
+    );
+    return { interval: q.interval, from: q.from, to: q.to, source, points };
+  }
+}

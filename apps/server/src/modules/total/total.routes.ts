@@ -1,0 +1,7 @@
+import type { HandlersFor } from '../../http/legacy/handler.js';
+
+/** Legacy HTTP handlers of the home summary and the ingest counters. */
+export const totalHandlers: HandlersFor<'appIndex' | 'ingestStats'> = {
+  appIndex: ({ app, user, input }) => app.totals.appIndex(user, input.area_id),
+  ingestStats: async ({ app }) => ({ ...app.ingest.stats() }),
+};

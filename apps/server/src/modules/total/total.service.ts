@@ -1,0 +1,77 @@
+import type { AppIndex } from '@fbox/contracts';
+import { sql } from 'kysely';
+import type { SessionUser } from '../auth/auth.service.js';
+import { type DeviceDeps, todayEnergy } from '../fbox/device-common.js';
+import { FboxRepository } from '../fbox/fbox.repository.js';
+import { fillBuckets, readSeries, round } from '../fbox/history.js';
+
+type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
+
+const HOUR = 3_600_000;
+const seriesTables = {
+  raw: 'fbox_samples',
+  m1: 'fbox_samples_1m',
+  h1: 'fbox_samples_1h',
+  idColumn: 'fbox_id',
+  metrics: { hashrate: 'hashrate_total', power_kw: 'power_kw' },
+} as const;
+
+const split = (rows: { online: number | null; n: number }[]) => {
+  let online = 0;
+  let offline = 0;
+  for (const r of rows) {
+    if (r.online === 1) online += Number(r.n);
+    else offline += Number(r.n);
+  }
+  return { online, offline };
+};
+
+/** The home page summary of a mine (`fbox.total/getappindex`). */
+export class TotalService {
+  constructor(private readonly deps: DeviceDeps) {}
+
+  async appIndex(user: Caller, areaId: number): Promise<AppIndex> {
+    await this.deps.areas.requireAccess(user, areaId);
+    const db = this.deps.db;
+    const now = this.deps.clock();
+    const [boxes, tanks, miners] = await Promise.all([
+      new FboxRepository(db).listWithState(areaId),
+      db
+        .selectFrom('tanks')
+        .leftJoin('tank_state', 'tank_state.tank_id', 'tanks.id')
+        .select(['tank_state.online', sql<number>`count(*)`.as('n')])
+        .where('tanks.area_id', '=', areaId)
+        .groupBy('tank_state.online')
+        .execute(),
+      db
+        .selectFrom('miner_state')
+        .select(['online', sql<number>`count(*)`.as('n')])
+        .where('area_id', '=', areaId)
+        .groupBy('online')
+        .execute(),
+    ]);
+    const positive = (v: number | null) => (v !== null && v > 0 ? v : 0);
+    const to = Math.floor(now / HOUR) * HOUR + HOUR;
+    const from = to - 24 * HOUR;
+    const { buckets } = await readSeries(
+      db,
+      seriesTables,
+      boxes.map((b) => b.id),
+      HOUR,
+      from,
+      to,
+    );
+    return {
+      fbox: split(boxes.map((b) => ({ online: b.online, n: 1 }))),
+      tank: split(tanks),
+      miner: split(miners),
+      hashrate: round(boxes.reduce((sum, b) => sum + (b.online === 1 ? positive(b.hashrate_total) : 0), 0)),
+      power_kw: round(boxes.reduce((sum, b) => sum + (b.online === 1 ? positive(b.power_kw) : 0), 0)),
+      today_energy_kwh: round(boxes.reduce((sum, b) => sum + todayEnergy(b, now), 0)),
+      series: {
+        bucket_ms: HOUR,
+        points: fillBuckets(buckets, ['hashrate', 'power_kw'] as const, HOUR, from, to),
+      },
+    };
+  }
+}

@@ -1,0 +1,14 @@
+// Runs every benchmark in this folder in turn (each prints its JSON lines); fails when one fails.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+let failed = 0;
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.mjs') && f !== 'run-all.mjs')
+  .sort()) {
+  const result = spawnSync(process.execPath, ['--expose-gc', `${dir}${file}`], { stdio: 'inherit' });
+  if (result.status !== 0) failed++;
+}
+process.exit(failed > 0 ? 1 : 0);
