@@ -15,5 +15,6 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     passWithNoTests: true,
+    setupFiles: ['src/test-setup.ts'],
   },
 });

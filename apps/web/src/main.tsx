@@ -1,23 +1,26 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import './lib/i18n';
+import { i18nReady } from './lib/i18n';
 import './styles.css';
 import { Providers } from './app/Providers';
 import { router } from './app/router';
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <Providers>
-        {/*
+  const mount = root;
+  void i18nReady.then(() =>
+    createRoot(mount).render(
+      <StrictMode>
+        <Providers>
+          {/*
           Router updates are not transitions: a page commits in one go right after the URL changes
           (a time-sliced transition leaves a moment where the new URL shows the old screen).
           The dom build wires ReactDOM.flushSync for navigations that ask for it.
         */}
-        <RouterProvider router={router} useTransitions={false} />
-      </Providers>
-    </StrictMode>,
+          <RouterProvider router={router} useTransitions={false} />
+        </Providers>
+      </StrictMode>,
+    ),
   );
 }

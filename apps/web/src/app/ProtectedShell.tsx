@@ -5,12 +5,13 @@ import { useEffect } from 'react';
 import { type LoaderFunctionArgs, Navigate, redirect, useLocation } from 'react-router';
 import { userInfoQuery, useUserInfo } from '../features/auth';
 import { unreadCountQuery } from '../features/messages';
-import { areaListQuery, useAreaList } from '../features/mines';
+import { areaListQuery, useAreaList, useSelectedArea } from '../features/mines';
 import { AppLayout } from '../layout/AppLayout';
 import { setMessageApi } from '../lib/feedback';
 import { loginPath } from '../lib/navigation';
 import { clearSession, getToken, grantLoginRoles } from '../lib/session';
 import { decideAccess } from './guard';
+import { useLiveArea } from './live-updates';
 import { queryClient } from './query-client';
 
 /**
@@ -53,6 +54,8 @@ const SessionGate = () => {
   const { pathname, search } = useLocation();
   const user = useUserInfo();
   const areas = useAreaList();
+  const area = useSelectedArea();
+  useLiveArea(area?.id, queryClient);
   const lost = (!user.data && user.isError) || (!areas.data && areas.isError);
   useEffect(() => {
     if (lost) clearSession();

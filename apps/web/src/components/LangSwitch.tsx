@@ -10,7 +10,7 @@ import styles from './LangSwitch.module.css';
 export const LangSwitch = ({ inverted = false }: { inverted?: boolean }) => {
   const { t } = useTranslation();
   const language = useStore(languageStore);
-  const onToggle = () => changeLanguage(language === 'en' ? 'zh' : 'en');
+  const onToggle = () => void changeLanguage(language === 'en' ? 'zh' : 'en');
   return (
     <button
       type="button"

@@ -41,7 +41,11 @@ export const Sidebar = () => {
       }
       const children = node.routes
         .filter((route) => visible(route, roles))
-        .map((route) => ({ key: route.path, label: t(route.meta.titleKey) }));
+        .map((route) => ({
+          key: route.path,
+          icon: route.meta.icon ? createElement(menuIcons[route.meta.icon], { key: 'icon' }) : undefined,
+          label: t(route.meta.titleKey),
+        }));
       if (children.length === 0) return [];
       if (node.defaultOpen) openKeys.push(node.key);
       return [

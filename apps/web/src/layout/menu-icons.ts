@@ -1,7 +1,10 @@
 import {
   AlertOutlined,
+  AppstoreOutlined,
   BarChartOutlined,
+  ClusterOutlined,
   DashboardOutlined,
+  DatabaseOutlined,
   FileTextOutlined,
   HddOutlined,
   HomeOutlined,
@@ -21,4 +24,7 @@ export const menuIcons: Record<MenuIconName, ComponentType> = {
   statistic: BarChartOutlined,
   logs: FileTextOutlined,
   board: DashboardOutlined,
+  fbox: ClusterOutlined,
+  tank: DatabaseOutlined,
+  miner: AppstoreOutlined,
 };

@@ -161,3 +161,41 @@ const handleEnvelope = (name: EndpointName, envelope: Envelope<unknown>, options
   }
   throw new ApiError(text, 'business', code, fieldErrors, envelope.data);
 };
+
+/**
+ * Downloads a file endpoint (`download: true`, e.g. the miner CSV export) with the same headers as
+ * `call`. A JSON answer is the envelope of a failure and is handled like any other.
+ */
+export async function download<N extends EndpointName>(name: N, params: CallParams<N>, fallbackName: string) {
+  const endpoint = endpoints[name];
+  const fields = encodeFields({ output: 'json', area_id: getSelectedAreaId(), ...(params ?? {}) });
+  const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
+  const token = getToken();
+  if (token) headers.logintoken = token;
+  beginLoading();
+  try {
+    let response: Response;
+    try {
+      response = await fetch(`${endpoint.path}?${fields}`, { headers });
+    } catch (error) {
+      return fail((error as Error).message || i18n.t('common.request.network'), 'network');
+    }
+    if (!response.ok) return fail(i18n.t('common.request.http', { status: response.status }), 'http');
+    if ((response.headers.get('Content-Type') ?? '').includes('application/json')) {
+      handleEnvelope(name, (await response.json()) as Envelope<unknown>, {});
+      return;
+    }
+    const disposition = response.headers.get('Content-Disposition') ?? '';
+    const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } finally {
+    endLoading();
+  }
+}

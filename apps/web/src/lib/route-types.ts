@@ -3,7 +3,18 @@ import type { en } from '../locales/en';
 
 export type MessageKey = keyof typeof en;
 
-export type MenuIconName = 'home' | 'device' | 'task' | 'alarm' | 'set' | 'statistic' | 'logs' | 'board';
+export type MenuIconName =
+  | 'home'
+  | 'device'
+  | 'task'
+  | 'alarm'
+  | 'set'
+  | 'statistic'
+  | 'logs'
+  | 'board'
+  | 'fbox'
+  | 'tank'
+  | 'miner';
 
 /** Route meta as vue-element-admin describes it; sidebar, breadcrumb, tags and title read it. */
 export interface RouteMeta {

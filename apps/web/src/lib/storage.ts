@@ -31,4 +31,6 @@ export const storageKeys = {
   areaId: 'fbox.areaId',
   userName: 'fbox.userName',
   electricityHz: 'fbox.electricityHz',
+  /** Followed by a table id: the columns the user hid in that table. */
+  columnsPrefix: 'fbox.columns.',
 } as const;

@@ -7,8 +7,9 @@ import { useUserInfo } from '../auth';
 import { useAreaList, useSelectedArea } from '../mines';
 import { CreateFirstMine } from './CreateFirstMine';
 import styles from './HomePage.module.css';
+import { MineOverview } from './MineOverview';
 
-/** Home (/index): the selected mine; its devices arrive with the device issue. */
+/** Home (/index): the selected mine's devices, totals and last 24 hours. */
 export const HomePage = () => {
   const { t } = useTranslation();
   const { data: areas = [] } = useAreaList();
@@ -42,9 +43,7 @@ export const HomePage = () => {
           {t('home.mine.frequency', { hz: area.electricity_hz })}
         </Typography.Text>
       </Card>
-      <Card>
-        <Empty description={t('home.devices.empty')} />
-      </Card>
+      <MineOverview areaId={area.id} />
     </div>
   );
 };

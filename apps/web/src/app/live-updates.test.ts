@@ -1,0 +1,90 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fboxKeys, minerKeys, tankKeys } from '../features/device';
+import { homeKeys } from '../features/home';
+import {
+  backoffMs,
+  fallbackRefetchInterval,
+  liveStateStore,
+  liveUrl,
+  parseLiveFrame,
+} from '../lib/live-socket';
+import { createLiveInvalidator, liveInvalidations } from './live-updates';
+
+describe('live invalidation mapping', () => {
+  it('telemetry marks home, lists and the named FBOXes stale, not other FBOX details or history', () => {
+    const keys = liveInvalidations({ type: 'telemetry', fboxIds: [3, 4] });
+    expect(keys).toContainEqual(homeKeys.all);
+    expect(keys).toContainEqual(fboxKeys.lists());
+    expect(keys).toContainEqual(fboxKeys.detail(3));
+    expect(keys).toContainEqual(fboxKeys.detail(4));
+    expect(keys).not.toContainEqual(fboxKeys.detail(5));
+    expect(keys).toContainEqual(minerKeys.lists());
+    expect(keys).toContainEqual(tankKeys.lists());
+    expect(keys.some((key) => key.includes('history'))).toBe(false);
+  });
+
+  it('a status change refreshes that FBOX and the counts', () => {
+    const keys = liveInvalidations({ type: 'status', fboxId: 9, online: false });
+    expect(keys).toContainEqual(fboxKeys.detail(9));
+    expect(keys).toContainEqual(homeKeys.all);
+  });
+
+  it('a command refreshes only its miner or tank (its command history)', () => {
+    expect(
+      liveInvalidations({
+        type: 'command',
+        commandId: 'c',
+        status: 'acknowledged',
+        minerId: 7,
+        tankId: null,
+      }),
+    ).toEqual([minerKeys.detail(7)]);
+    expect(
+      liveInvalidations({ type: 'command', commandId: 'c', status: 'failed', minerId: null, tankId: 2 }),
+    ).toEqual([tankKeys.detail(2)]);
+  });
+
+  it('gathers a burst of messages into one invalidation per key', () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    const spy = vi.spyOn(client, 'invalidateQueries').mockResolvedValue();
+    const invalidator = createLiveInvalidator(client, 1000);
+    for (let i = 0; i < 50; i += 1) invalidator.push({ type: 'telemetry', fboxIds: [1] });
+    expect(spy).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1000);
+    const calls = spy.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
+    expect(new Set(calls).size).toBe(calls.length);
+    expect(calls).toContain(JSON.stringify(fboxKeys.detail(1)));
+    invalidator.stop();
+  });
+});
+
+describe('live socket helpers', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    liveStateStore.set('down');
+  });
+
+  it('reconnects with growing delays capped at 30 s', () => {
+    expect([0, 1, 2, 3, 10].map(backoffMs)).toEqual([1000, 2000, 4000, 8000, 30_000]);
+  });
+
+  it('polls every 15 s only while the socket is down', () => {
+    liveStateStore.set('open');
+    expect(fallbackRefetchInterval()).toBe(false);
+    liveStateStore.set('down');
+    expect(fallbackRefetchInterval()).toBe(15_000);
+  });
+
+  it('builds the same-origin URL and ignores unknown frames', () => {
+    expect(liveUrl(4, { protocol: 'https:', host: 'x.example' })).toBe('wss://x.example/ws?area_id=4');
+    expect(parseLiveFrame('{"type":"status","fboxId":1,"online":true}')).toEqual({
+      type: 'status',
+      fboxId: 1,
+      online: true,
+    });
+    expect(parseLiveFrame('{"type":"nope"}')).toBeNull();
+    expect(parseLiveFrame('not json')).toBeNull();
+  });
+});

@@ -1,0 +1,78 @@
+import type { LiveMessage } from '@fbox/contracts';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { fboxKeys, minerKeys, tankKeys } from '../features/device';
+import { homeKeys } from '../features/home';
+import { openLiveSocket } from '../lib/live-socket';
+
+/**
+ * The caches a live message makes stale. Only active queries refetch, so a list not on screen costs
+ * nothing. History charts are left alone (they are read per range, not per sample), and command
+ * outcomes follow the messages directly (useCommandOutcomes), not through reads.
+ */
+export const liveInvalidations = (message: LiveMessage): QueryKey[] => {
+  switch (message.type) {
+    case 'telemetry':
+    case 'status': {
+      const ids = message.type === 'telemetry' ? message.fboxIds : [message.fboxId];
+      return [
+        homeKeys.all,
+        fboxKeys.lists(),
+        ...ids.map((id) => fboxKeys.detail(id)),
+        tankKeys.lists(),
+        tankKeys.details(),
+        minerKeys.lists(),
+        minerKeys.details(),
+      ];
+    }
+    case 'command':
+      return [
+        ...(message.minerId !== null ? [minerKeys.detail(message.minerId)] : []),
+        ...(message.tankId !== null ? [tankKeys.detail(message.tankId)] : []),
+      ];
+    case 'hello':
+      return [];
+  }
+};
+
+/** Live messages can come in bursts (one per FBOX report): invalidations are gathered for this long. */
+export const LIVE_COALESCE_MS = 1000;
+
+/** Invalidates the keys of many messages at once, each key once per window. */
+export const createLiveInvalidator = (queryClient: QueryClient, windowMs = LIVE_COALESCE_MS) => {
+  const pending = new Map<string, QueryKey>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    const keys = [...pending.values()];
+    pending.clear();
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+  };
+  return {
+    push: (message: LiveMessage) => {
+      for (const key of liveInvalidations(message)) pending.set(JSON.stringify(key), key);
+      if (pending.size > 0 && timer === undefined) timer = setTimeout(flush, windowMs);
+    },
+    stop: () => {
+      clearTimeout(timer);
+      pending.clear();
+    },
+  };
+};
+
+/**
+ * One WebSocket to the selected mine's live feed while signed in (`/ws?area_id=N`, authenticated by
+ * the Admin-Token cookie); messages mark the matching queries stale. Reconnects with backoff; while it
+ * is down, live queries poll every 15 s instead.
+ */
+export const useLiveArea = (areaId: number | undefined, queryClient: QueryClient): void => {
+  useEffect(() => {
+    if (!areaId) return;
+    const invalidator = createLiveInvalidator(queryClient);
+    const socket = openLiveSocket(areaId, invalidator.push);
+    return () => {
+      socket.close();
+      invalidator.stop();
+    };
+  }, [areaId, queryClient]);
+};

@@ -1,0 +1,191 @@
+import { type Command, formatHashrate, formatReading, type MinerDetail } from '@fbox/contracts';
+import Card from 'antd/es/card';
+import Col from 'antd/es/col';
+import Descriptions from 'antd/es/descriptions';
+import Row from 'antd/es/row';
+import Space from 'antd/es/space';
+import Table from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { CommandStatusTag } from '../../components/CommandStatusTag';
+import { TimeSeriesChart } from '../../components/charts/TimeSeriesChart';
+import { StatusTag } from '../../components/StatusTag';
+import { formatTime } from '../../lib/time';
+import { formatUptime, showHashrate, showPowerW, showTemperature, showText } from '../../lib/values';
+import { useMinerDetail, useMinerHistory } from './api-miner';
+import { DetailState } from './BoxDetailPage';
+import styles from './components/device.module.css';
+import { HistoryControls, useHistoryChoice } from './components/HistoryControls';
+import { useModeLabels } from './components/labels';
+import { seriesOf } from './history';
+import { fboxDetailPath, tankDetailPath, useIdParam } from './use-id-param';
+
+const hashrate = (v: number) => formatHashrate(v);
+const celsius = (v: number) => formatReading(v, '°C');
+
+const MinerFields = ({ miner }: { miner: MinerDetail }) => {
+  const { t } = useTranslation();
+  const modes = useModeLabels();
+  return (
+    <Descriptions size="small" bordered column={{ xs: 1, md: 2, xl: 3 }}>
+      <Descriptions.Item label={t('device.miner.worker')}>{showText(miner.worker)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.model')}>{showText(miner.model)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.brand')}>{showText(miner.brand)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.pool')}>{showText(miner.pool)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.poolAddress')}>
+        {showText(miner.pool_address)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.ip')}>{showText(miner.ip)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.sn')}>{showText(miner.sn)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.firmware')}>{showText(miner.firmware)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.tank.fbox')}>
+        <Link to={fboxDetailPath({ id: miner.fbox_id, kind: '' })}>{miner.fbox_name}</Link>
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.tank')}>
+        {miner.tank_id ? <Link to={tankDetailPath(miner.tank_id)}>{miner.tank_name}</Link> : '-'}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.chipAvg')}>
+        {showTemperature(miner.chip_avg_temp)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.chipMax')}>
+        {showTemperature(miner.chip_max_temp)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.hashrateTheoretical')}>
+        {showHashrate(miner.hashrate_theoretical)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.hashrateRealtime')}>
+        {showHashrate(miner.hashrate_realtime)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.hashrateAvg')}>
+        {showHashrate(miner.hashrate_avg)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.hashrate24h')}>
+        {showHashrate(miner.hashrate_24h)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.mode')}>{modes[miner.mode]}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.network')}>
+        <StatusTag status={miner.status} />
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.fault')}>
+        {miner.fault ? <Tag color="error">{miner.fault}</Tag> : '-'}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.uptime')}>
+        <span data-testid="miner-uptime">{formatUptime(t, miner.uptime_s)}</span>
+      </Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.power')}>{showPowerW(miner.power_w)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.outlet')}>{miner.outlet ?? '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('device.common.updatedAt')}>
+        {formatTime(miner.updated_at)}
+      </Descriptions.Item>
+    </Descriptions>
+  );
+};
+
+const MinerHistory = ({ id }: { id: number }) => {
+  const { t } = useTranslation();
+  const choice = useHistoryChoice();
+  const history = useMinerHistory(id, choice.range, choice.interval);
+  const points = history.data?.points ?? [];
+  const rate = useMemo(
+    () => [{ name: t('device.miner.hashrateRealtime'), points: seriesOf(points, 'hashrate') }],
+    [points, t],
+  );
+  const temp = useMemo(
+    () => [{ name: t('device.miner.chipMax'), points: seriesOf(points, 'chip_max_temp') }],
+    [points, t],
+  );
+  return (
+    <Card size="small" title={t('device.history.title')} extra={<HistoryControls choice={choice} />}>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={12}>
+          <TimeSeriesChart
+            testId="miner-chart-hashrate"
+            series={rate}
+            format={hashrate}
+            loading={history.isPending}
+            area
+          />
+        </Col>
+        <Col xs={24} xl={12}>
+          <TimeSeriesChart
+            testId="miner-chart-temperature"
+            series={temp}
+            format={celsius}
+            loading={history.isPending}
+          />
+        </Col>
+      </Row>
+    </Card>
+  );
+};
+
+const CommandHistory = ({ commands }: { commands: Command[] }) => {
+  const { t } = useTranslation();
+  return (
+    <Card size="small" title={t('device.command.history')}>
+      <Table<Command>
+        rowKey="id"
+        size="small"
+        dataSource={commands}
+        pagination={{ pageSize: 10, hideOnSinglePage: true }}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          {
+            key: 'created',
+            title: t('device.command.createdAt'),
+            render: (_, c) => formatTime(c.created_at),
+          },
+          { key: 'kind', title: t('device.command.kind'), dataIndex: 'kind' },
+          {
+            key: 'status',
+            title: t('device.command.status'),
+            render: (_, c) => (
+              <span data-status={c.status}>
+                <CommandStatusTag status={c.status} />
+              </span>
+            ),
+          },
+          {
+            key: 'acked',
+            title: t('device.command.ackedAt'),
+            render: (_, c) => (c.acked_at ? formatTime(c.acked_at) : '-'),
+          },
+          { key: 'error', title: t('device.command.error'), render: (_, c) => c.error ?? '' },
+        ]}
+      />
+    </Card>
+  );
+};
+
+/** Miner detail (/device/machineDetail?id=): every field, hashrate/temperature history, its commands. */
+export const MinerDetailPage = () => {
+  const id = useIdParam();
+  const detail = useMinerDetail(id);
+  const miner = detail.data;
+  if (!miner)
+    return (
+      <div className={styles.page} data-testid="miner-detail">
+        <Card>
+          <DetailState id={id} isError={detail.isError} onRetry={() => void detail.refetch()} />
+        </Card>
+      </div>
+    );
+  return (
+    <div className={styles.page} data-testid="miner-detail">
+      <Card>
+        <Space wrap>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {miner.worker || miner.sn}
+          </Typography.Title>
+          <StatusTag status={miner.status} />
+        </Space>
+      </Card>
+      <MinerFields miner={miner} />
+      <MinerHistory id={miner.id} />
+      <CommandHistory commands={miner.commands} />
+    </div>
+  );
+};

@@ -1,0 +1,114 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import type { MinerListItem } from '@fbox/contracts';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Typography from 'antd/es/typography';
+import { type Key, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ServerTable } from '../../components/ServerTable';
+import { download } from '../../lib/api';
+import { areaScope } from '../../lib/area-scope';
+import { toRequestParams } from '../../lib/list-query';
+import { useListQuery } from '../../lib/use-list-query';
+import { useMinerList } from './api-miner';
+import { CommandOutcomesDrawer } from './components/CommandOutcomesDrawer';
+import styles from './components/device.module.css';
+import { useModeLabels, useStatusOptions } from './components/labels';
+import { type BulkStart, MinerBulkActions } from './components/MinerBulkActions';
+import { MinerFilters } from './components/MinerFilters';
+import { minerColumns } from './components/miner-columns';
+import { useCommandOutcomes } from './use-command-outcomes';
+
+const filterKeys = [
+  'keyword',
+  'fbox_id',
+  'tank_id',
+  'status',
+  'model',
+  'brand',
+  'pool',
+  'mode',
+  'fault',
+] as const;
+
+/**
+ * Miner list (/device/machineList): server-paged with filters in the URL, a column chooser, bulk
+ * actions on the selected rows with a live per-miner outcome drawer, and CSV export of the filter.
+ */
+export const MinerListPage = () => {
+  const { t } = useTranslation();
+  const list = useListQuery({ filterKeys });
+  const miners = useMinerList(list.query);
+  const modeLabels = useModeLabels();
+  const statusOptions = useStatusOptions();
+  const [selected, setSelected] = useState<Key[]>([]);
+  const outcomes = useCommandOutcomes();
+  const [drawer, setDrawer] = useState<{ open: boolean; title: string }>({ open: false, title: '' });
+  const names = useRef(new Map<number | string, string>());
+  const columns = useMemo(() => minerColumns(t, modeLabels, statusOptions), [t, modeLabels, statusOptions]);
+
+  // Remember the names of the miners on screen, so the drawer can name them after paging on.
+  for (const miner of miners.data?.items ?? [])
+    names.current.set(miner.id, miner.worker || miner.ip || miner.sn);
+
+  const onStarted = ({ title, batchId, outcomes: rows }: BulkStart) => {
+    outcomes.dispatch({ type: 'start', batchId, outcomes: rows });
+    setDrawer({ open: true, title });
+  };
+
+  const onExport = () => {
+    const { page: _p, limit: _l, ...params } = toRequestParams(list.query);
+    void download('minerExport', { ...areaScope(), ...params }, 'miners.csv');
+  };
+
+  return (
+    <div className={styles.page}>
+      <Card>
+        <div className={styles.headerRow} style={{ marginBottom: 12 }}>
+          <Typography.Text type="secondary" data-testid="miner-selected-count">
+            {t('device.miner.selected', { count: selected.length })}
+          </Typography.Text>
+          <MinerBulkActions
+            ids={selected.map(Number)}
+            onStarted={onStarted}
+            onDeleted={() => setSelected([])}
+          />
+          {outcomes.state.outcomes.length > 0 && !drawer.open && (
+            <Button
+              onClick={() => setDrawer((d) => ({ ...d, open: true }))}
+              data-testid="command-outcomes-open"
+            >
+              {t('device.command.showOutcomes')}
+            </Button>
+          )}
+        </div>
+        <ServerTable<MinerListItem>
+          tableId="miner-list"
+          testId="miner-list-table"
+          columns={columns}
+          list={list}
+          page={miners.data}
+          loading={miners.isFetching && !miners.data}
+          error={miners.isError}
+          onRetry={() => void miners.refetch()}
+          selection={{ keys: selected, onChange: setSelected }}
+          toolbar={
+            <>
+              <MinerFilters list={list} />
+              <Button icon={<DownloadOutlined />} onClick={onExport} data-testid="miner-export">
+                {t('device.miner.export')}
+              </Button>
+            </>
+          }
+        />
+      </Card>
+      <CommandOutcomesDrawer
+        open={drawer.open}
+        title={drawer.title}
+        state={outcomes.state}
+        names={names.current}
+        onClose={() => setDrawer((d) => ({ ...d, open: false }))}
+      />
+    </div>
+  );
+};

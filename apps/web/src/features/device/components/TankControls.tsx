@@ -1,0 +1,137 @@
+import { type CommandRef, percentLoad, type TankDetail } from '@fbox/contracts';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Descriptions from 'antd/es/descriptions';
+import Popconfirm from 'antd/es/popconfirm';
+import Progress from 'antd/es/progress';
+import Segmented from 'antd/es/segmented';
+import Space from 'antd/es/space';
+import Switch from 'antd/es/switch';
+import Table from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import { CommandStatusTag } from '../../../components/CommandStatusTag';
+import { showPlain } from '../../../lib/values';
+import { useTankCommand } from '../api-tank';
+import { useTrackedCommands } from '../use-command-outcomes';
+
+type Load = TankDetail['fans'][number];
+
+/**
+ * Tank controls: control mode, energy-saving mode and each fan. Every change is a command to the
+ * gateway, shown pending until it is acknowledged, fails or times out.
+ */
+export const TankControls = ({ tank }: { tank: TankDetail }) => {
+  const { t } = useTranslation();
+  const commands = useTrackedCommands();
+  const mode = useTankCommand('tankControllerSwitch');
+  const saving = useTankCommand('tankOilSetting');
+  const fan = useTankCommand('tankControllerSwitchV2');
+  const track = (key: string) => (ref: CommandRef) => commands.track(key, ref.command_id, ref.status);
+  const status = (key: string) => {
+    const value = commands.statusOf(key);
+    return value ? <CommandStatusTag status={value} /> : null;
+  };
+  const manual = tank.control_mode === 'manual';
+
+  return (
+    <Card size="small" title={t('device.tank.controls')} data-testid="tank-controls">
+      <Descriptions size="small" column={1}>
+        <Descriptions.Item label={t('device.tank.controlMode')}>
+          <Space>
+            <Segmented<'auto' | 'manual'>
+              value={tank.control_mode}
+              disabled={mode.isPending}
+              options={[
+                { value: 'auto', label: t('device.tank.auto') },
+                { value: 'manual', label: t('device.tank.manual') },
+              ]}
+              onChange={(control_mode) =>
+                void mode.mutateAsync({ id: tank.id, control_mode }).then(track('mode'))
+              }
+              data-testid="tank-mode"
+            />
+            {status('mode')}
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('device.tank.energySaving')}>
+          <Space>
+            <Popconfirm
+              title={
+                tank.energy_saving ? t('device.tank.energyOffConfirm') : t('device.tank.energyOnConfirm')
+              }
+              okText={t('common.action.ok')}
+              cancelText={t('common.action.cancel')}
+              onConfirm={() =>
+                saving
+                  .mutateAsync({ id: tank.id, energy_saving: tank.energy_saving ? 'off' : 'on' })
+                  .then(track('saving'))
+              }
+            >
+              <Switch
+                checked={tank.energy_saving}
+                loading={saving.isPending}
+                data-testid="tank-energy-saving"
+              />
+            </Popconfirm>
+            {status('saving')}
+          </Space>
+        </Descriptions.Item>
+      </Descriptions>
+      <Table<Load>
+        rowKey="no"
+        size="small"
+        pagination={false}
+        dataSource={tank.fans}
+        locale={{ emptyText: t('device.tank.noFans') }}
+        columns={[
+          { key: 'no', title: t('device.tank.fanNo'), dataIndex: 'no' },
+          { key: 'value', title: t('device.tank.fanSpeed'), render: (_, f) => showPlain(f.value, 0) },
+          {
+            key: 'load',
+            title: t('device.tank.load'),
+            render: (_, f) => {
+              const percent = f.percent ?? percentLoad(f.value, tank.electricity_hz);
+              return percent === null ? (
+                '-'
+              ) : (
+                <Progress percent={percent} size="small" style={{ width: 140 }} />
+              );
+            },
+          },
+          {
+            key: 'switch',
+            title: t('device.tank.fanSwitch'),
+            render: (_, f) => (
+              <Space>
+                <Button
+                  size="small"
+                  disabled={!manual}
+                  title={manual ? undefined : t('device.tank.manualOnly')}
+                  onClick={() =>
+                    void fan
+                      .mutateAsync({ id: tank.id, device: 'fan', no: f.no, status: 'on' })
+                      .then(track(`fan-${f.no}`))
+                  }
+                >
+                  {t('common.state.on')}
+                </Button>
+                <Button
+                  size="small"
+                  disabled={!manual}
+                  onClick={() =>
+                    void fan
+                      .mutateAsync({ id: tank.id, device: 'fan', no: f.no, status: 'off' })
+                      .then(track(`fan-${f.no}`))
+                  }
+                >
+                  {t('common.state.off')}
+                </Button>
+                {status(`fan-${f.no}`)}
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+};

@@ -1,0 +1,103 @@
+import { TankAddBodySchema, type TankDetail } from '@fbox/contracts';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import InputNumber from 'antd/es/input-number';
+import Modal from 'antd/es/modal';
+import Select from 'antd/es/select';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api';
+import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { useFboxOptions } from '../api-fbox';
+import { useAddTank, useEditTank } from '../api-tank';
+
+interface TankValues {
+  fbox_id: number;
+  name: string;
+  work_number?: string;
+  no?: number;
+}
+
+const shape = TankAddBodySchema.shape;
+const filled = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/** Adds a tank to an FBOX, or edits one when `tank` is given (name required: spec §5). */
+export const TankFormDialog = ({ tank, onClose }: { tank?: TankDetail; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<TankValues>();
+  const fboxes = useFboxOptions();
+  const add = useAddTank();
+  const edit = useEditTank();
+  const onFinish = async (values: TankValues) => {
+    const body = Object.fromEntries(
+      Object.entries(values).filter(([, v]) => filled(v)),
+    ) as unknown as TankValues;
+    try {
+      if (tank) {
+        const { fbox_id: _f, ...changes } = body;
+        await edit.mutateAsync({ id: tank.id, ...changes });
+      } else await add.mutateAsync(body);
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={tank ? t('device.tank.editTitle') : t('device.tank.createTitle')}
+      okText={t('common.action.save')}
+      cancelText={t('common.action.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={add.isPending || edit.isPending}
+      maskClosable={false}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        name="tankForm"
+        layout="vertical"
+        onFinish={onFinish}
+        initialValues={
+          tank ? { fbox_id: tank.fbox_id, name: tank.name, work_number: tank.work_number, no: tank.no } : {}
+        }
+        data-testid="tank-form"
+      >
+        <Form.Item
+          name="fbox_id"
+          label={t('device.tank.fbox')}
+          required
+          rules={[{ required: true, message: t('common.form.choose', { field: t('device.tank.fbox') }) }]}
+        >
+          <Select
+            disabled={tank !== undefined}
+            showSearch={{ optionFilterProp: 'label' }}
+            options={(fboxes.data ?? []).map((f) => ({ value: f.id, label: f.name }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="name"
+          label={t('field.name')}
+          required
+          rules={[schemaRule(shape.name, { label: t('field.name') })]}
+        >
+          <Input maxLength={50} autoFocus />
+        </Form.Item>
+        <Form.Item
+          name="work_number"
+          label={t('device.tank.workNumber')}
+          rules={[schemaRule(shape.work_number, { label: t('device.tank.workNumber'), when: filled })]}
+        >
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item
+          name="no"
+          label={t('device.tank.no')}
+          rules={[schemaRule(shape.no, { label: t('device.tank.no'), when: filled })]}
+        >
+          <InputNumber min={1} max={64} style={{ width: '100%' }} placeholder={t('device.tank.noHint')} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+};
