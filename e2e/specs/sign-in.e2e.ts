@@ -25,7 +25,7 @@ describe('sign-in and the guard', () => {
     expect(redirect).toBe('/index?tab=summary&x=1');
 
     await loginThroughForm(page, { expectPath: /\/index\?tab=summary&x=1$/ });
-    await expect(page.getByTestId('home-page').isVisible()).resolves.toBe(true);
+    await page.getByTestId('home-page').waitFor();
     expect(await page.getByTestId('home-mine-name').textContent()).toContain('Demo Mine');
     expect(errors).toEqual([]);
     await context.close();

@@ -48,6 +48,7 @@ export const BoxTelemetrySchema = z.object({
   water_out_temp: reading.optional(),
   flow_rate: reading.optional(),
   valve_opening: reading.optional(),
+  /** Water pumps; `speed` in drive units like tank fans (0.01 Hz: 5000 = 50 Hz). */
   pumps: z
     .array(z.object({ no: z.number().int().min(1).max(16), status: onOff, speed: reading }))
     .max(16)
@@ -62,7 +63,7 @@ export const TankTelemetrySchema = z.object({
   oil_in_temp: reading,
   oil_out_temp: reading,
   liquid_level: reading,
-  /** Fan speeds (rpm or drive frequency units as reported); the web shows them as percent load. */
+  /** Fan drive outputs in 0.01 Hz (5000 = 50 Hz); the web shows them as a percent of 5000 or 6000. */
   fans: z.array(reading).max(16),
   oil_pump_efficiency: reading,
   water_in_temp: reading,

@@ -9,7 +9,7 @@ import { executeCommand } from './commands.js';
 import { allocateIps, parseIpRange } from './ip.js';
 import { type BoxKind, Miner, type MinerTimings, NO_READING } from './miner.js';
 import { clamp, hash32, Rng, relax, round, SmoothNoise } from './random.js';
-import { Tank } from './tank.js';
+import { FAN_FULL_SPEED, Tank } from './tank.js';
 
 /** One miner position, when a box's miners are listed one by one. All fields optional. */
 export interface MinerPlacement {
@@ -403,7 +403,8 @@ export class FboxModel {
       box.pumps = this.hydro.pumps.map((p) => ({
         no: p.no,
         status: p.on ? 'on' : 'off',
-        speed: round(p.frac * 50, 1),
+        // Drive units like the fans: 5000 = 50 Hz, so the console shows the load against 5000/6000.
+        speed: Math.round(p.frac * FAN_FULL_SPEED),
       }));
     }
     return {
