@@ -35,6 +35,9 @@ export class Tank {
   private readonly levelNoise: SmoothNoise;
   private readonly waterNoise: SmoothNoise;
   private readonly probeOffsets: number[];
+  /** Tanks differ: heat exchangers foul, sensors drift; without this every tank would read alike. */
+  private readonly exchanger: number;
+  private readonly tempNoise: SmoothNoise;
   private glitch: 'oil_in_temp' | 'oil_out_temp' | 'liquid_level' | number | null = null;
 
   constructor(
@@ -52,6 +55,8 @@ export class Tank {
     this.levelNoise = new SmoothNoise(rng, 0.25, 600);
     this.waterNoise = new SmoothNoise(rng, 0.3, 300);
     this.probeOffsets = Array.from({ length: 4 }, () => rng.range(-0.6, 0.6));
+    this.exchanger = rng.range(0.85, 1.1);
+    this.tempNoise = new SmoothNoise(rng, 0.35, 240);
   }
 
   /** Oil temperature around the miners: what their chips are cooled by. */
@@ -89,7 +94,7 @@ export class Tank {
       this.pump.frac = relax(this.pump.frac, this.pump.on ? this.pump.manualPct / 100 : 0, dtS, 10);
     }
     // Heat exchanger + dry cooler: 10 °C approach over ambient at design heat with fans at 100 %.
-    const ua = (design / 10) * (0.08 + 0.92 * this.meanFanFrac());
+    const ua = (design / 10) * this.exchanger * (0.08 + 0.92 * this.meanFanFrac());
     const inTarget = ambient + heatKw / ua;
     this.oilIn = relax(this.oilIn, inTarget, dtS, 600);
     // Oil loop: 6 °C rise through the tank at design heat with the pump at 100 %.
@@ -98,6 +103,7 @@ export class Tank {
     this.oilOut = relax(this.oilOut, outTarget, dtS, 90);
     this.levelNoise.step(dtS);
     this.waterNoise.step(dtS);
+    this.tempNoise.step(dtS);
   }
 
   /** One report's sensor glitch with probability `rate`: a probe or the level reads -999. */
@@ -116,8 +122,8 @@ export class Tank {
     });
     return {
       no: this.no,
-      oil_in_temp: glitch === 'oil_in_temp' ? NO_READING : round(this.oilIn, 1),
-      oil_out_temp: glitch === 'oil_out_temp' ? NO_READING : round(this.oilOut, 1),
+      oil_in_temp: glitch === 'oil_in_temp' ? NO_READING : round(this.oilIn + this.tempNoise.current, 1),
+      oil_out_temp: glitch === 'oil_out_temp' ? NO_READING : round(this.oilOut + this.tempNoise.current, 1),
       liquid_level:
         glitch === 'liquid_level' ? NO_READING : round(this.levelBase + this.levelNoise.current, 1),
       fans: this.fans.map((f) => (f.frac < 0.005 ? 0 : Math.round(f.frac * FAN_FULL_SPEED))),
