@@ -4,9 +4,19 @@ import { defineConfig } from 'vite';
 
 const server = process.env.FBOX_API ?? 'http://127.0.0.1:8080';
 /** API prefixes only: `/index` itself is the Home page route, so the legacy prefix needs its slash. */
-const proxy = Object.fromEntries(
-  ['^/index/', '^/api/', '^/ff-plat-api/'].map((prefix) => [prefix, { target: server, changeOrigin: true }]),
-);
+const proxy = {
+  ...Object.fromEntries(
+    ['^/index/', '^/api/', '^/ff-plat-api/'].map((prefix) => [
+      prefix,
+      { target: server, changeOrigin: true },
+    ]),
+  ),
+  /**
+   * The live feed (`/ws?area_id=N`). No `changeOrigin`: the server accepts an upgrade only when its
+   * Origin matches the Host, and the browser's Origin is this dev server.
+   */
+  '^/ws(?:\\?|$)': { target: server, ws: true },
+};
 
 /** Big, rarely changing vendors get their own long-cached chunks. */
 const vendorGroups = [

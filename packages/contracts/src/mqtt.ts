@@ -65,6 +65,7 @@ export const TankTelemetrySchema = z.object({
   liquid_level: reading,
   /** Fan drive outputs in 0.01 Hz (5000 = 50 Hz); the web shows them as a percent of 5000 or 6000. */
   fans: z.array(reading).max(16),
+  /** Oil pump drive output in 0.01 Hz like the fans (5000 = 50 Hz). */
   oil_pump_efficiency: reading,
   water_in_temp: reading,
   water_speed: reading,

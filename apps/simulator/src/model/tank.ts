@@ -127,7 +127,8 @@ export class Tank {
       liquid_level:
         glitch === 'liquid_level' ? NO_READING : round(this.levelBase + this.levelNoise.current, 1),
       fans: this.fans.map((f) => (f.frac < 0.005 ? 0 : Math.round(f.frac * FAN_FULL_SPEED))),
-      oil_pump_efficiency: round(this.pump.frac * 100, 1),
+      // Drive output like the fans (0.01 Hz, 5000 = 50 Hz): the console shows it against 5000/6000.
+      oil_pump_efficiency: Math.round(this.pump.frac * FAN_FULL_SPEED),
       water_in_temp: round(ambient + 3 + this.waterNoise.current, 1),
       water_speed: round(Math.max(0, (0.8 + 1.2 * this.pump.frac) * (1 + this.waterNoise.current / 10)), 2),
       short_circuit: false,

@@ -195,6 +195,8 @@ export const en = {
   'device.box.tanks': 'Tanks',
   'device.box.publicIp': 'Public IP',
   'device.box.immersion': 'Immersion',
+  'device.box.immersionOn': 'On',
+  'device.box.immersionOff': 'Off',
   'device.box.voltage': 'Voltage',
   'device.box.voltageBand': 'Reference band {{min}}–{{max}} V',
   'device.box.phase': 'Phase {{phase}}',

@@ -193,6 +193,8 @@ export const zh: Record<keyof typeof en, string> = {
   'device.box.tanks': '油箱数',
   'device.box.publicIp': '公网 IP',
   'device.box.immersion': '浸没状态',
+  'device.box.immersionOn': '开启',
+  'device.box.immersionOff': '关闭',
   'device.box.voltage': '电压',
   'device.box.voltageBand': '参考范围 {{min}}–{{max}} V',
   'device.box.phase': '{{phase}} 相',

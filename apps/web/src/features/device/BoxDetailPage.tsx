@@ -14,7 +14,7 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { CommandStatusTag } from '../../components/CommandStatusTag';
 import { StatusTag } from '../../components/StatusTag';
 import { formatTime } from '../../lib/time';
@@ -41,7 +41,7 @@ import { MetersCard } from './components/MetersCard';
 import { MqttCard } from './components/MqttCard';
 import { VoltagePanel } from './components/VoltageBand';
 import { useTrackedCommands } from './use-command-outcomes';
-import { tankDetailPath, useIdParam } from './use-id-param';
+import { fboxDetailPath, tankDetailPath, useIdParam } from './use-id-param';
 
 type Dialog = 'edit' | 'settings' | 'transfer' | null;
 
@@ -71,6 +71,13 @@ export const DetailState = ({
 
 const FboxOverview = ({ fbox }: { fbox: FboxDetail }) => {
   const { t } = useTranslation();
+  // The API keeps the deployed system's English values; show them in the user's language.
+  const immersionLabel = (status: string) =>
+    status === 'On'
+      ? t('device.box.immersionOn')
+      : status === 'Off'
+        ? t('device.box.immersionOff')
+        : t('common.status.offline');
   const kindLabels = useKindLabels();
   return (
     <Descriptions size="small" bordered column={{ xs: 1, md: 2, xl: 3 }}>
@@ -89,7 +96,7 @@ const FboxOverview = ({ fbox }: { fbox: FboxDetail }) => {
       </Descriptions.Item>
       <Descriptions.Item label={t('device.box.humidity')}>{showPercent(fbox.humidity)}</Descriptions.Item>
       <Descriptions.Item label={t('device.box.immersion')}>
-        {fbox.immersion_status} · {showPercent(fbox.immersion_percent)}
+        {immersionLabel(fbox.immersion_status)} · {showPercent(fbox.immersion_percent)}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.box.power')}>
         {showPowerKw(fbox.total_realtime_power)}
@@ -219,6 +226,8 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
       </div>
     );
 
+  // Links that don't know the kind land on the plain page; a hydro box has its own.
+  if ((fbox.kind === 'hydro') !== hydro) return <Navigate to={fboxDetailPath(fbox)} replace />;
   const settingStatus = commands.statusOf('settings');
   return (
     <div className={styles.page} data-testid="box-detail">
