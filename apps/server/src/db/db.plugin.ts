@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Database, Dialect } from './database.js';
+import { type Database, type Dialect, updateStatistics } from './database.js';
 import { migrateToLatest } from './migrations.js';
 import type { DB } from './schema.js';
 
@@ -15,6 +15,7 @@ declare module 'fastify' {
 export const dbPlugin = fp<{ database: Database }>(
   async (app, { database }) => {
     await migrateToLatest(database.db as Kysely<unknown>, database.dialect);
+    await updateStatistics(database.db, database.dialect);
     app.decorate('db', database.db);
     app.decorate('dbDialect', database.dialect);
     app.addHook('onClose', async () => {

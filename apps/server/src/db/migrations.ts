@@ -9,6 +9,7 @@ import {
 } from 'kysely';
 import type { Dialect } from './database.js';
 import { devicesMigration } from './migration-devices.js';
+import { minerListMigration } from './migration-miner-list.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -118,6 +119,7 @@ const init = (dialect: Dialect): Migration => ({
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0001_init': init(dialect),
   '0002_devices': devicesMigration(dialect),
+  '0003_miner_list_indexes': minerListMigration,
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */

@@ -33,9 +33,39 @@ export interface IssueCommand {
   kind: CommandKind;
   target: CommandTarget;
   params: Record<string, unknown>;
+  /**
+   * Send-only parameters (a pool password…): merged into the MQTT message and nowhere else — not
+   * the commands row, the returned record, the API or the logs (DESIGN §9). A key listed here
+   * overrides the same key of `params` on the wire.
+   */
+  secretParams?: Record<string, unknown>;
   userId: number | null;
   batchId?: string | null;
 }
+
+/**
+ * Parameter names that are secrets whichever command carries them. A caller that puts one in
+ * `params` by mistake still gets it delivered, but it is moved to the send-only part first.
+ */
+const secretKeys = /password|passwd|secret|token|api_?key/i;
+
+/** Splits a command's parameters into what may be stored and what is only sent. */
+export const splitSecrets = (
+  params: Record<string, unknown>,
+  secretParams: Record<string, unknown> = {},
+): { stored: Record<string, unknown>; secrets: Record<string, unknown> } => {
+  const stored: Record<string, unknown> = {};
+  const secrets: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (secretKeys.test(key)) secrets[key] = value;
+    else stored[key] = value;
+  }
+  for (const [key, value] of Object.entries(secretParams)) {
+    delete stored[key];
+    secrets[key] = value;
+  }
+  return { stored, secrets };
+};
 
 /** A command row with its JSON columns parsed. */
 export interface CommandRecord {
@@ -103,7 +133,8 @@ export class CommandService {
       if (!fbox || fbox.area_id !== input.areaId) throw new ApiError(Code.NOT_FOUND, 'api.notFound');
       deviceIds.set(input.fboxId, fbox.device_id);
     }
-    const rows: CommandRow[] = inputs.map((input) => ({
+    const split = inputs.map((input) => splitSecrets(input.params, input.secretParams));
+    const rows: CommandRow[] = inputs.map((input, i) => ({
       id: randomBytes(16).toString('hex'),
       area_id: input.areaId,
       fbox_id: input.fboxId,
@@ -111,7 +142,7 @@ export class CommandService {
       tank_id: input.tankId ?? null,
       kind: input.kind,
       target: JSON.stringify(input.target),
-      params: JSON.stringify(input.params),
+      params: JSON.stringify(split[i]!.stored),
       status: 'pending',
       error: null,
       batch_id: input.batchId ?? null,
@@ -124,17 +155,24 @@ export class CommandService {
     const repo = new CommandRepository(this.db);
     await repo.insert(rows);
     const records = rows.map(toRecord);
-    for (const record of records) await this.send(record, deviceIds.get(record.fbox_id)!, repo);
+    for (const [i, record] of records.entries()) {
+      await this.send(record, split[i]!.secrets, deviceIds.get(record.fbox_id)!, repo);
+    }
     return records;
   }
 
-  private async send(record: CommandRecord, deviceId: string, repo: CommandRepository): Promise<void> {
+  private async send(
+    record: CommandRecord,
+    secrets: Record<string, unknown>,
+    deviceId: string,
+    repo: CommandRepository,
+  ): Promise<void> {
     if (!this.transport) return;
     const message: CommandMessage = {
       id: record.id,
       kind: record.kind,
       target: record.target,
-      params: record.params,
+      params: { ...record.params, ...secrets },
     };
     try {
       await this.transport.publish(topics.command(deviceId), JSON.stringify(message), { qos: 1 });

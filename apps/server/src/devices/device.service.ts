@@ -42,6 +42,10 @@ const identityTtlMs = 30_000;
  */
 export class DeviceService {
   private readonly identities = new Map<string, { fbox: FboxIdentity | undefined; at: number }>();
+  /** Bumped by every `forget`: a lookup that started before it must not re-cache what it read. */
+  private generation = 0;
+  /** Closes a device's live MQTT sessions (embedded broker only); set by the MQTT plugin. */
+  private sessionCloser: ((deviceId: string) => number) | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -102,7 +106,9 @@ export class DeviceService {
   }
 
   /**
-   * New random MQTT password for the box; the old one stops working at the gateway's next connect.
+   * New random MQTT password for the box. On the embedded broker the gateway's open sessions are
+   * closed at once, so the old password stops working now (it must reconnect with the new one); an
+   * external broker checks credentials itself, so there the change is up to its own auth setup.
    * @throws ApiError NOT_FOUND for an unknown box.
    */
   async regenerateMqttPassword(fboxId: number): Promise<{ mqtt_username: string; mqtt_password: string }> {
@@ -113,10 +119,32 @@ export class DeviceService {
     }
     const row = await this.db
       .selectFrom('fboxes')
-      .select('mqtt_username')
+      .select(['mqtt_username', 'device_id'])
       .where('id', '=', fboxId)
       .executeTakeFirstOrThrow();
+    this.revoke(row.device_id);
     return { mqtt_username: row.mqtt_username, mqtt_password: password };
+  }
+
+  /**
+   * Drops the cached identity of a device, so the next message is resolved from the database (its
+   * box moved to another area, was deleted, or changed credentials). Only this process's cache:
+   * another server process trusts its copy for up to `identityTtlMs`.
+   */
+  forget(deviceId: string): void {
+    this.generation++;
+    this.identities.delete(deviceId);
+  }
+
+  /** `forget`, and closes the device's live sessions on the embedded broker; returns how many. */
+  revoke(deviceId: string): number {
+    this.forget(deviceId);
+    return this.sessionCloser?.(deviceId) ?? 0;
+  }
+
+  /** How the service closes a device's MQTT sessions (the embedded broker); null detaches it. */
+  setSessionCloser(closer: ((deviceId: string) => number) | null): void {
+    this.sessionCloser = closer;
   }
 
   /** The device id a gateway may use when its credentials match, else null. */
@@ -131,7 +159,10 @@ export class DeviceService {
     const now = Date.now();
     const cached = this.identities.get(deviceId);
     if (cached && now - cached.at < identityTtlMs) return cached.fbox;
+    const generation = this.generation;
     const fbox = await new DeviceRepository(this.db).findByDeviceId(deviceId);
+    // A `forget` while the query ran may concern this device: use the answer, do not keep it.
+    if (generation !== this.generation) return fbox;
     if (this.identities.size > 100_000) this.identities.clear();
     this.identities.set(deviceId, { fbox, at: now });
     return fbox;

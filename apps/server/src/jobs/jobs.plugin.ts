@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { updateStatistics } from '../db/database.js';
 import { applyRetention, rollupHours, rollupMinutes } from './history.js';
 import { type Job, JobRunner } from './job-runner.js';
 
@@ -10,7 +11,7 @@ declare module 'fastify' {
 
 /**
  * The periodic jobs of DESIGN §8 that keep device data honest: offline detection by silence,
- * command timeouts, history rollups and retention. `start: false` (tests) leaves the loop off;
+ * command timeouts, history rollups and retention, and the database's planner statistics. `start: false` (tests) leaves the loop off;
  * tests call `app.jobs.tick()` after moving the clock.
  */
 export const jobsPlugin = fp<{ start: boolean }>(
@@ -39,6 +40,8 @@ export const jobsPlugin = fp<{ start: boolean }>(
             rollup1hDays: config.retention1hDays,
           }),
       },
+      // Planner statistics (SQLite keeps none by itself; cheap when nothing changed much).
+      { name: 'db-statistics', periodMs: 60 * 60_000, run: () => updateStatistics(db, app.dbDialect) },
     ];
     const runner = new JobRunner(db, clock, jobs, app.log);
     app.decorate('jobs', runner);

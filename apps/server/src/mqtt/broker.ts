@@ -8,6 +8,8 @@ import type { MqttMessageHandler, MqttRefusal, MqttTransport } from './transport
 
 export interface Broker {
   port: number;
+  /** Closes every session of a device (its credentials changed or its box is gone); returns how many. */
+  disconnect(deviceId: string): number;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,22 @@ export const startBroker = async (
       callback(null, null);
     },
   });
+  // Sessions by device id, so a changed password or a deleted box can cut its gateway off at once.
+  const sessions = new Map<string, Set<Client>>();
+  aedes.on('client', (client) => {
+    const deviceId = deviceIdOf(client);
+    if (!deviceId) return;
+    const set = sessions.get(deviceId) ?? new Set<Client>();
+    set.add(client);
+    sessions.set(deviceId, set);
+  });
+  aedes.on('clientDisconnect', (client) => {
+    const deviceId = deviceIdOf(client);
+    const set = deviceId ? sessions.get(deviceId) : undefined;
+    if (!set) return;
+    set.delete(client);
+    if (set.size === 0) sessions.delete(deviceId!);
+  });
   aedes.on('publish', (packet, client) => {
     if (client && !packet.topic.startsWith('$SYS')) handler(packet.topic, packet.payload as Buffer);
   });
@@ -92,6 +110,14 @@ export const startBroker = async (
           (error) => (error ? reject(error) : resolve()),
         ),
       ),
+    disconnect: (deviceId) => {
+      const set = sessions.get(deviceId);
+      if (!set) return 0;
+      sessions.delete(deviceId);
+      for (const client of set) client.close();
+      log.info({ deviceId, sessions: set.size }, 'MQTT sessions of a device closed');
+      return set.size;
+    },
     close: () => {
       closing ??= (async () => {
         // aedes first: it disconnects the clients, so the server's close does not wait on them.

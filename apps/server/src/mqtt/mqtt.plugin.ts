@@ -43,12 +43,14 @@ export const mqttPlugin = fp<MqttOptions>(
       );
       transport = broker;
       app.decorate('mqttBroker', broker);
+      app.devices.setSessionCloser((deviceId) => broker.disconnect(deviceId));
       app.log.info({ port: broker.port }, `MQTT broker listening on port ${broker.port}`);
     }
     app.decorate('mqtt', transport);
     app.commands.setTransport(transport);
     app.addHook('onClose', async () => {
       app.commands.setTransport(null);
+      app.devices.setSessionCloser(null);
       await transport.close();
     });
   },

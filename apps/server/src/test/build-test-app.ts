@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { describe } from 'vitest';
 import { buildApp } from '../app.js';
@@ -95,13 +95,19 @@ export const testBrokers: TestBroker[] = process.env.TEST_MQTT_URL ? ['embedded'
  * messages). The job loop never runs by itself: call `app.jobs.tick()` after moving the clock.
  */
 export const buildTestApp = async (
-  options: { config?: Partial<Config>; seed?: boolean; mqtt?: TestBroker } = {},
+  options: {
+    config?: Partial<Config>;
+    seed?: boolean;
+    mqtt?: TestBroker;
+    /** Logger options (e.g. a capturing stream); logging is off by default. */
+    logger?: FastifyServerOptions['logger'];
+  } = {},
 ): Promise<TestApp> => {
   const clock = new TestClock();
   const external = options.mqtt === 'external';
   const app = await buildApp({
     database: await openTestDatabase(),
-    logger: false,
+    logger: options.logger ?? false,
     now: clock.now,
     seed: options.seed ?? false,
     ...(options.mqtt && { mqtt: { shareGroup: `test-${randomBytes(6).toString('hex')}` } }),

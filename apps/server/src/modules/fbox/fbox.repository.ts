@@ -126,7 +126,7 @@ export class FboxRepository {
   findIdentity(areaId: number, id: number) {
     return this.db
       .selectFrom('fboxes')
-      .select(['id', 'area_id', 'name', 'settings'])
+      .select(['id', 'area_id', 'name', 'device_id', 'settings'])
       .where('area_id', '=', areaId)
       .where('id', '=', id)
       .executeTakeFirst();

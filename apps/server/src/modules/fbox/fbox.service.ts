@@ -270,14 +270,18 @@ export class FboxService {
 
   async delete(user: SessionUser, areaId: number, id: number): Promise<void> {
     requireManage(await this.deps.areas.requireAccess(user, areaId));
-    if (!(await this.repo().delete(areaId, id))) notFound();
+    const repo = this.repo();
+    const box = (await repo.findIdentity(areaId, id)) ?? notFound();
+    if (!(await repo.delete(areaId, id))) notFound();
     this.deps.miners.invalidate(areaId);
+    // Its telemetry is refused from now on, and its gateway (whose account is gone) is cut off.
+    this.deps.devices.revoke(box.device_id);
   }
 
   /** Moves a box (with its tanks and miners) to another mine of the same caller. */
   async transfer(user: SessionUser, areaId: number, id: number, toAreaId: number): Promise<void> {
     requireManage(await this.deps.areas.requireAccess(user, areaId));
-    (await this.repo().findIdentity(areaId, id)) ?? notFound();
+    const box = (await this.repo().findIdentity(areaId, id)) ?? notFound();
     if (toAreaId === areaId) {
       throw new ApiError(Code.VALIDATION, 'api.transferSameArea', undefined, {
         errors: [{ field: 'to_area_id', rule: 'api.transferSameArea' }],
@@ -295,6 +299,8 @@ export class FboxService {
     requireManage(target);
     const now = this.deps.clock();
     await this.deps.db.transaction().execute((trx) => new FboxRepository(trx).moveToArea(id, toAreaId, now));
+    // Ingest resolves the box afresh, so its next telemetry lands in the new area.
+    this.deps.devices.forget(box.device_id);
     this.deps.miners.invalidate(areaId);
     this.deps.miners.invalidate(toAreaId);
   }

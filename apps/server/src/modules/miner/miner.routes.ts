@@ -28,11 +28,9 @@ export const minerHandlers: HandlersFor<
   minerChangePool: ({ app, user, input }) =>
     app.miners.act(user, input.area_id, input.ids, {
       kind: 'miner.pool',
-      params: {
-        pool_address: input.pool_address,
-        worker: input.worker,
-        ...(input.password !== undefined && { password: input.password }),
-      },
+      params: { pool_address: input.pool_address, worker: input.worker },
+      // Send-only: the gateway gets it, the commands table and the API never see it (DESIGN §9).
+      ...(input.password !== undefined && { secretParams: { password: input.password } }),
     }),
   minerResaveAccount: ({ app, user, input }) =>
     app.miners.act(user, input.area_id, input.ids, actionCommands.resave),

@@ -19,8 +19,8 @@ import { MinerRepository } from './miner.repository.js';
 type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
 type MinerRow = NonNullable<Awaited<ReturnType<MinerRepository['find']>>>;
 
-/** The command of a miner action: its kind and parameters. */
-export type MinerCommand = Pick<IssueCommand, 'kind' | 'params'>;
+/** The command of a miner action: its kind and parameters (send-only ones apart). */
+export type MinerCommand = Pick<IssueCommand, 'kind' | 'params' | 'secretParams'>;
 
 const minerSeries = {
   raw: 'miner_samples',

@@ -161,7 +161,8 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
       ['miner.mode', { mode: 'high' }],
       [
         'miner.pool',
-        { pool_address: 'stratum+tcp://pool.example.com:3333', worker: 'acct.w9', password: 'x' },
+        // The password is send-only (DESIGN §9): see command-secrets.test.ts for the gateway's side.
+        { pool_address: 'stratum+tcp://pool.example.com:3333', worker: 'acct.w9' },
       ],
     ]);
   });

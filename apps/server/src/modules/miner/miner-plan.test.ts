@@ -1,0 +1,45 @@
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { updateStatistics } from '../../db/database.js';
+import { buildTestApp, describeDb, type TestApp, testDbKind } from '../../test/build-test-app.js';
+import { createFbox, createMiners } from '../../test/device-factories.js';
+import { createArea, createMaster } from '../../test/factories.js';
+
+/**
+ * The list's two-filter page (status + model, by hashrate) must walk (area_id, model, hashrate…):
+ * the other candidate, (area_id, online, hashrate…), skips every online miner of the other models.
+ * With statistics (updateStatistics) SQLite picks it; PostgreSQL analyzes by itself.
+ */
+describeDb('miner list indexes', () => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it('serves status + model sorted by hashrate from the model index once statistics exist', async () => {
+    t = await buildTestApp();
+    const areaId = (await createArea(t.app, (await createMaster(t.app)).id)).id;
+    const box = await createFbox(t.app, areaId);
+    const models = ['S19 Pro', 'S21', 'M50S', 'A1366'];
+    await createMiners(
+      t.app,
+      box,
+      Array.from({ length: 800 }, (_, i) => ({
+        sn: `SN${i}`,
+        model: models[i % 4]!,
+        online: i % 10 === 0 ? 0 : 1,
+        hashrate_realtime: 100 + (i % 4) * 30 + (i % 7),
+      })),
+    );
+    if (testDbKind === 'postgres') await sql`analyze miner_state`.execute(t.app.db);
+    else await updateStatistics(t.app.db, t.app.dbDialect);
+    const query = sql`select miner_id from miner_state where area_id = ${areaId} and online = ${1} and model = ${'S19 Pro'} order by hashrate_realtime desc, miner_id desc limit 50`;
+    const plan =
+      testDbKind === 'sqlite'
+        ? (await sql<{ detail: string }>`explain query plan ${query}`.execute(t.app.db)).rows.map(
+            (r) => r.detail,
+          )
+        : (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(t.app.db)).rows.map(
+            (r) => r['QUERY PLAN'],
+          );
+    expect(plan.join('\n')).toContain('miner_state_model_hashrate_realtime');
+  });
+});
