@@ -28,7 +28,7 @@ import {
   todayEnergy,
 } from './device-common.js';
 import { FboxRepository } from './fbox.repository.js';
-import { fillBuckets, readSeries, round } from './history.js';
+import { deviceHistory, round } from './history.js';
 
 type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
 
@@ -352,21 +352,13 @@ export class FboxService {
   async history(user: Caller, q: HistoryQuery): Promise<FboxHistory> {
     await this.deps.areas.requireAccess(user, q.area_id);
     (await this.repo().findIdentity(q.area_id, q.id)) ?? notFound();
-    const intervalMs = q.interval * 1000;
-    const { source, buckets } = await readSeries(
-      this.deps.db,
-      fboxSeries,
-      [q.id],
-      intervalMs,
-      q.from,
-      q.to,
-      retentionOf(this.deps),
-    );
     const metrics = ['power_kw', 'temperature', 'humidity', 'hashrate'] as const;
-    const points = fillBuckets(buckets, metrics, intervalMs, q.from, q.to).map((p) => ({
+    const history = await deviceHistory(this.deps.db, fboxSeries, q.id, metrics, q, retentionOf(this.deps));
+    // Energy of a bucket: its mean power over the bucket's length.
+    const points = history.points.map((p) => ({
       ...p,
       energy_kwh: p.power_kw === null ? null : round((p.power_kw * q.interval) / 3600),
     }));
-    return { interval: q.interval, from: q.from, to: q.to, source, points };
+    return { ...history, points };
   }
 }

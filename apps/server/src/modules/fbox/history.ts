@@ -185,3 +185,36 @@ export const fillBuckets = <M extends string>(
   }
   return points;
 };
+
+/** The window and step of one device's chart, as the history endpoints take them (interval in s). */
+export interface HistoryWindow {
+  interval: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * One device's chart: its `metrics` bucketed to the window's interval, from the store that still
+ * holds that range. FBOX, tank and miner histories differ only in tables and metrics.
+ */
+export const deviceHistory = async <M extends string>(
+  db: Kysely<DB>,
+  tables: SeriesTables<M>,
+  id: number,
+  metrics: readonly M[],
+  window: HistoryWindow,
+  retention?: Retention,
+) => {
+  const intervalMs = window.interval * 1000;
+  const { source, buckets } = await readSeries(
+    db,
+    tables,
+    [id],
+    intervalMs,
+    window.from,
+    window.to,
+    retention,
+  );
+  const points = fillBuckets(buckets, metrics, intervalMs, window.from, window.to);
+  return { interval: window.interval, from: window.from, to: window.to, source, points };
+};

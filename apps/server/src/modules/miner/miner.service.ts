@@ -12,7 +12,7 @@ import type {
 import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
-import { fillBuckets, readSeries } from '../fbox/history.js';
+import { deviceHistory } from '../fbox/history.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository } from './miner.repository.js';
 
@@ -204,23 +204,7 @@ export class MinerService {
   async history(user: Caller, q: HistoryQuery) {
     await this.deps.areas.requireAccess(user, q.area_id);
     (await this.repo().find(q.area_id, q.id)) ?? notFound();
-    const intervalMs = q.interval * 1000;
-    const { source, buckets } = await readSeries(
-      this.deps.db,
-      minerSeries,
-      [q.id],
-      intervalMs,
-      q.from,
-      q.to,
-      retentionOf(this.deps),
-    );
-    const points = fillBuckets(
-      buckets,
-      ['hashrate', 'power_w', 'chip_max_temp'] as const,
-      intervalMs,
-      q.from,
-      q.to,
-    );
-    return { interval: q.interval, from: q.from, to: q.to, source, points };
+    const metrics = ['hashrate', 'power_w', 'chip_max_temp'] as const;
+    return deviceHistory(this.deps.db, minerSeries, q.id, metrics, q, retentionOf(this.deps));
   }
 }

@@ -24,7 +24,7 @@ import {
   retentionOf,
   statusOf,
 } from '../fbox/device-common.js';
-import { fillBuckets, readSeries } from '../fbox/history.js';
+import { deviceHistory } from '../fbox/history.js';
 import { TankRepository } from './tank.repository.js';
 
 type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
@@ -258,23 +258,7 @@ export class TankService {
   async history(user: Caller, q: HistoryQuery) {
     await this.deps.areas.requireAccess(user, q.area_id);
     if ((await this.repo().findMany(q.area_id, [q.id])).length === 0) notFound();
-    const intervalMs = q.interval * 1000;
-    const { source, buckets } = await readSeries(
-      this.deps.db,
-      tankSeries,
-      [q.id],
-      intervalMs,
-      q.from,
-      q.to,
-      retentionOf(this.deps),
-    );
-    const points = fillBuckets(
-      buckets,
-      ['oil_in_temp', 'oil_out_temp', 'liquid_level'] as const,
-      intervalMs,
-      q.from,
-      q.to,
-    );
-    return { interval: q.interval, from: q.from, to: q.to, source, points };
+    const metrics = ['oil_in_temp', 'oil_out_temp', 'liquid_level'] as const;
+    return deviceHistory(this.deps.db, tankSeries, q.id, metrics, q, retentionOf(this.deps));
   }
 }
