@@ -1,8 +1,6 @@
 import { type Command, formatHashrate, formatReading, type MinerDetail } from '@fbox/contracts';
 import Card from 'antd/es/card';
-import Col from 'antd/es/col';
 import Descriptions from 'antd/es/descriptions';
-import Row from 'antd/es/row';
 import Space from 'antd/es/space';
 import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
@@ -11,14 +9,14 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CommandStatusTag } from '../../components/CommandStatusTag';
-import { TimeSeriesChart } from '../../components/charts/TimeSeriesChart';
 import { StatusTag } from '../../components/StatusTag';
 import { formatTime } from '../../lib/time';
 import { formatUptime, showHashrate, showPowerW, showTemperature, showText } from '../../lib/values';
 import { useMinerDetail, useMinerHistory } from './api-miner';
 import { DetailState } from './BoxDetailPage';
 import styles from './components/device.module.css';
-import { HistoryControls, useHistoryChoice } from './components/HistoryControls';
+import { HistoryCard, type HistoryChart } from './components/HistoryCard';
+import { useHistoryChoice } from './components/HistoryControls';
 import { useModeLabels } from './components/labels';
 import { seriesOf } from './history';
 import { fboxDetailPath, tankDetailPath, useIdParam } from './use-id-param';
@@ -89,37 +87,23 @@ const MinerHistory = ({ id }: { id: number }) => {
   const choice = useHistoryChoice();
   const history = useMinerHistory(id, choice.range, choice.interval);
   const points = history.data?.points ?? [];
-  const rate = useMemo(
-    () => [{ name: t('device.miner.hashrateRealtime'), points: seriesOf(points, 'hashrate') }],
+  const charts = useMemo(
+    (): HistoryChart[] => [
+      {
+        testId: 'miner-chart-hashrate',
+        series: [{ name: t('device.miner.hashrateRealtime'), points: seriesOf(points, 'hashrate') }],
+        format: hashrate,
+        area: true,
+      },
+      {
+        testId: 'miner-chart-temperature',
+        series: [{ name: t('device.miner.chipMax'), points: seriesOf(points, 'chip_max_temp') }],
+        format: celsius,
+      },
+    ],
     [points, t],
   );
-  const temp = useMemo(
-    () => [{ name: t('device.miner.chipMax'), points: seriesOf(points, 'chip_max_temp') }],
-    [points, t],
-  );
-  return (
-    <Card size="small" title={t('device.history.title')} extra={<HistoryControls choice={choice} />}>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="miner-chart-hashrate"
-            series={rate}
-            format={hashrate}
-            loading={history.isPending}
-            area
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="miner-chart-temperature"
-            series={temp}
-            format={celsius}
-            loading={history.isPending}
-          />
-        </Col>
-      </Row>
-    </Card>
-  );
+  return <HistoryCard choice={choice} loading={history.isPending} charts={charts} />;
 };
 
 const CommandHistory = ({ commands }: { commands: Command[] }) => {

@@ -1,18 +1,15 @@
 import { formatReading, percentLoad, type TankDetail } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
-import Col from 'antd/es/col';
 import Descriptions from 'antd/es/descriptions';
 import Popconfirm from 'antd/es/popconfirm';
 import Progress from 'antd/es/progress';
-import Row from 'antd/es/row';
 import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { TimeSeriesChart } from '../../components/charts/TimeSeriesChart';
 import { StatusTag } from '../../components/StatusTag';
 import { formatTime } from '../../lib/time';
 import { showHashrate, showPlain, showTemperature, showText } from '../../lib/values';
@@ -20,7 +17,8 @@ import { useDeleteTank, useTankDetail, useTankHistory } from './api-tank';
 import { DetailState } from './BoxDetailPage';
 import { DeviceMiners } from './components/DeviceMiners';
 import styles from './components/device.module.css';
-import { HistoryControls, useHistoryChoice } from './components/HistoryControls';
+import { HistoryCard, type HistoryChart } from './components/HistoryCard';
+import { useHistoryChoice } from './components/HistoryControls';
 import { TankControls } from './components/TankControls';
 import { TankFormDialog } from './components/TankFormDialog';
 import { seriesOf } from './history';
@@ -90,40 +88,26 @@ const TankHistory = ({ id }: { id: number }) => {
   const choice = useHistoryChoice();
   const history = useTankHistory(id, choice.range, choice.interval);
   const points = history.data?.points ?? [];
-  const temps = useMemo(
-    () => [
-      { name: `${t('device.tank.oilIn')} (°C)`, points: seriesOf(points, 'oil_in_temp') },
-      { name: `${t('device.tank.oilOut')} (°C)`, points: seriesOf(points, 'oil_out_temp') },
+  const charts = useMemo(
+    (): HistoryChart[] => [
+      {
+        testId: 'tank-chart-temperature',
+        series: [
+          { name: `${t('device.tank.oilIn')} (°C)`, points: seriesOf(points, 'oil_in_temp') },
+          { name: `${t('device.tank.oilOut')} (°C)`, points: seriesOf(points, 'oil_out_temp') },
+        ],
+        format: plain,
+      },
+      {
+        testId: 'tank-chart-level',
+        series: [{ name: t('device.tank.liquidLevel'), points: seriesOf(points, 'liquid_level') }],
+        format: plain,
+        area: true,
+      },
     ],
     [points, t],
   );
-  const level = useMemo(
-    () => [{ name: t('device.tank.liquidLevel'), points: seriesOf(points, 'liquid_level') }],
-    [points, t],
-  );
-  return (
-    <Card size="small" title={t('device.history.title')} extra={<HistoryControls choice={choice} />}>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="tank-chart-temperature"
-            series={temps}
-            format={plain}
-            loading={history.isPending}
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="tank-chart-level"
-            series={level}
-            format={plain}
-            loading={history.isPending}
-            area
-          />
-        </Col>
-      </Row>
-    </Card>
-  );
+  return <HistoryCard choice={choice} loading={history.isPending} charts={charts} />;
 };
 
 /** Tank detail (/device/deviceDetail?id=): every field of spec §3, controls, history, miners. */

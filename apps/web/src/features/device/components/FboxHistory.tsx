@@ -1,13 +1,10 @@
 import { formatEnergy, formatHashrate, formatReading } from '@fbox/contracts';
-import Card from 'antd/es/card';
-import Col from 'antd/es/col';
-import Row from 'antd/es/row';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TimeSeriesChart } from '../../../components/charts/TimeSeriesChart';
 import { useFboxHistory } from '../api-fbox';
 import { seriesOf } from '../history';
-import { HistoryControls, useHistoryChoice } from './HistoryControls';
+import { HistoryCard, type HistoryChart } from './HistoryCard';
+import { useHistoryChoice } from './HistoryControls';
 
 const kw = (v: number) => formatReading(v, 'kW', 2);
 const plain = (v: number) => formatReading(v, '', 1);
@@ -21,57 +18,35 @@ export const FboxHistory = ({ id }: { id: number }) => {
   const history = useFboxHistory(id, choice.range, choice.interval);
   const points = history.data?.points ?? [];
   const charts = useMemo(
-    () => ({
-      power: [{ name: t('device.box.power'), points: seriesOf(points, 'power_kw') }],
-      hashrate: [{ name: t('device.box.hashrate'), points: seriesOf(points, 'hashrate') }],
-      climate: [
-        { name: `${t('device.box.temperature')} (°C)`, points: seriesOf(points, 'temperature') },
-        { name: `${t('device.box.humidity')} (%)`, points: seriesOf(points, 'humidity') },
-      ],
-      energy: [{ name: t('device.box.energy'), points: seriesOf(points, 'energy_kwh') }],
-    }),
+    (): HistoryChart[] => [
+      {
+        testId: 'box-chart-power',
+        series: [{ name: t('device.box.power'), points: seriesOf(points, 'power_kw') }],
+        format: kw,
+        area: true,
+      },
+      {
+        testId: 'box-chart-hashrate',
+        series: [{ name: t('device.box.hashrate'), points: seriesOf(points, 'hashrate') }],
+        format: hashrate,
+        area: true,
+      },
+      {
+        testId: 'box-chart-climate',
+        series: [
+          { name: `${t('device.box.temperature')} (°C)`, points: seriesOf(points, 'temperature') },
+          { name: `${t('device.box.humidity')} (%)`, points: seriesOf(points, 'humidity') },
+        ],
+        format: plain,
+      },
+      {
+        testId: 'box-chart-energy',
+        series: [{ name: t('device.box.energy'), points: seriesOf(points, 'energy_kwh') }],
+        format: energy,
+        area: true,
+      },
+    ],
     [points, t],
   );
-  const loading = history.isPending;
-  return (
-    <Card size="small" title={t('device.history.title')} extra={<HistoryControls choice={choice} />}>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="box-chart-power"
-            series={charts.power}
-            format={kw}
-            loading={loading}
-            area
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="box-chart-hashrate"
-            series={charts.hashrate}
-            format={hashrate}
-            loading={loading}
-            area
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="box-chart-climate"
-            series={charts.climate}
-            format={plain}
-            loading={loading}
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <TimeSeriesChart
-            testId="box-chart-energy"
-            series={charts.energy}
-            format={energy}
-            loading={loading}
-            area
-          />
-        </Col>
-      </Row>
-    </Card>
-  );
+  return <HistoryCard choice={choice} loading={history.isPending} charts={charts} />;
 };
