@@ -1,75 +1,23 @@
 // Ingest throughput (DESIGN §10): miner samples/s through the whole path — MQTT publish to the
 // embedded broker → decode → validate → batch upsert of state + history rows — against the raw
 // batched insert of the same rows with the same driver (better-sqlite3 prepared statements in
-// transactions). Also the peak RSS during the ingest run (server and publishers share this process;
-// publishers hold one message per gateway at a time). Prints one JSON object per measurement.
+// transactions). Also the peak RSS of the server process during the ingest run: the MQTT publishers
+// run in a forked child process (bench/lib/ingest-publisher.mjs) talking to the embedded broker over
+// TCP, so the figure is the server's alone. Prints one JSON object per measurement.
 // Run after `npm run build`.
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { connectAsync } from 'mqtt';
 import { buildApp } from '../apps/server/dist/app.js';
+import { miner } from './lib/ingest-publisher.mjs';
 
 const boxes = Number(process.env.BENCH_BOXES ?? 20);
 const minersPerBox = Number(process.env.BENCH_MINERS_PER_BOX ?? 500);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 const samplesTarget = boxes * minersPerBox * rounds;
-
-const miner = (box, i, seq) => ({
-  sn: `B${box}M${i}`,
-  ip: `10.${box}.${i >> 8}.${i & 255}`,
-  worker: `bench.${box}x${i}`,
-  model: 'S19 Pro',
-  brand: 'Antminer',
-  pool: 'ViaBTC',
-  pool_address: 'stratum+tcp://btc.viabtc.io:3333',
-  firmware: '2024.1',
-  tank_no: (i % 4) + 1,
-  outlet: i + 1,
-  online: true,
-  mode: 'high',
-  chip_avg_temp: 60 + (i % 5),
-  chip_max_temp: 70 + (seq % 7),
-  hashrate_theoretical: 110,
-  hashrate_realtime: 100 + ((i + seq) % 20),
-  hashrate_avg: 105,
-  power_w: 3250,
-  fault: '',
-  uptime_s: 3600 + seq,
-});
-const tank = (no) => ({
-  no,
-  oil_in_temp: 40,
-  oil_out_temp: 50,
-  liquid_level: 90,
-  fans: [1200, 1300],
-  oil_pump_efficiency: 95,
-  water_in_temp: 25,
-  water_speed: 2,
-  short_circuit: false,
-  energy_saving: false,
-  control_mode: 'auto',
-  main_temperatures: [45, 46],
-});
-const message = (box, seq) =>
-  JSON.stringify({
-    v: 1,
-    seq,
-    ts: Date.now(),
-    box: {
-      temperature: 30,
-      humidity: 40,
-      voltage: [400, 400, 400],
-      power_kw: 1600,
-      meters: [
-        { no: 1, energy_kwh: 1000 + seq, power_kw: 800 },
-        { no: 2, energy_kwh: 900 + seq, power_kw: 800 },
-      ],
-    },
-    tanks: [1, 2, 3, 4].map(tank),
-    miners: Array.from({ length: minersPerBox }, (_, i) => miner(box, i, seq)),
-  });
 
 const dir = mkdtempSync(join(tmpdir(), 'fbox-bench-'));
 const app = await buildApp({
@@ -92,26 +40,40 @@ const area = await app.areas.create(owner, { area_name: 'Bench' });
 const gateways = [];
 for (let b = 0; b < boxes; b++) {
   const fbox = await app.devices.createFbox(area.id, { name: `Box ${b}`, kind: 'immersion', tanks: 4 });
-  const client = await connectAsync(`mqtt://127.0.0.1:${app.mqttBroker.port}`, {
-    username: fbox.mqtt_username,
-    password: fbox.mqtt_password,
-  });
-  gateways.push({ box: b, client });
+  gateways.push({ box: b, username: fbox.mqtt_username, password: fbox.mqtt_password });
 }
-const publishRound = (seq) =>
-  Promise.all(
-    gateways.map((g) => g.client.publishAsync(`fbox/${fbox(g)}/telemetry`, message(g.box, seq), { qos: 1 })),
-  );
 const deviceIds = (await app.db.selectFrom('fboxes').select(['device_id']).orderBy('id').execute()).map(
   (r) => r.device_id,
 );
-const fbox = (g) => deviceIds[g.box];
+for (const g of gateways) g.deviceId = deviceIds[g.box];
+
+// The publishers: a child process, one MQTT client per gateway; one request at a time.
+const publisher = fork(fileURLToPath(new URL('./lib/ingest-publisher.mjs', import.meta.url)), {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const publisherExit = new Promise((resolve) => publisher.once('exit', resolve));
+const request = (msg, expect) =>
+  new Promise((resolve, reject) => {
+    const onExit = (code) => reject(new Error(`publisher exited (${code}) awaiting ${expect}`));
+    publisher.once('exit', onExit);
+    publisher.once('message', (m) => {
+      publisher.off('exit', onExit);
+      if (m.type === expect) resolve(m);
+      else reject(new Error(`publisher: ${m.message ?? m.type}`));
+    });
+    publisher.send(msg);
+  });
+await request(
+  { type: 'init', url: `mqtt://127.0.0.1:${app.mqttBroker.port}`, minersPerBox, gateways },
+  'ready',
+);
+const publishRounds = (from, count) => request({ type: 'publish', from, count }, 'published');
 const waitSamples = async (n) => {
   while (app.ingest.stats().samples < n) await new Promise((r) => setTimeout(r, 5));
 };
 
 // Warm-up: creates the miners and tanks; not timed.
-await publishRound(1);
+await publishRounds(1, 1);
 await waitSamples(boxes * minersPerBox);
 await app.ingest.drain();
 const before = app.ingest.stats().samples;
@@ -119,13 +81,15 @@ const before = app.ingest.stats().samples;
 let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
 const t0 = performance.now();
-for (let r = 0; r < rounds; r++) await publishRound(r + 2);
+const { peakRss: publisherPeakRss } = await publishRounds(2, rounds);
 await waitSamples(before + samplesTarget);
 await app.ingest.drain();
 const ingestMs = performance.now() - t0;
 clearInterval(sampler);
 const stats = app.ingest.stats();
-for (const g of gateways) await g.client.endAsync();
+publisher.send({ type: 'end' });
+const publisherCode = await publisherExit;
+if (publisherCode !== 0) throw new Error(`publisher exited with ${publisherCode}`);
 await app.close();
 
 // Baseline: the same rows, raw, with the same driver, into the same database (same miners, same
@@ -245,6 +209,7 @@ console.log(
   JSON.stringify({
     bench: 'ingest.peakRssMB',
     peakRssMB: Math.round(peakRss / 1048576),
-    note: 'server and publishers in one process',
+    publisherPeakRssMB: Math.round(publisherPeakRss / 1048576),
+    note: 'server process alone; MQTT publishers in a child process over TCP',
   }),
 );
