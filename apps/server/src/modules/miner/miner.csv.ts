@@ -3,6 +3,8 @@ import {
   type Language,
   type MinerExportQuery,
   type MinerListItem,
+  type MinerSortField,
+  minerSortFields,
   type SharedMessageKey,
   translate,
 } from '@fbox/contracts';
@@ -10,30 +12,10 @@ import type { FastifyInstance } from 'fastify';
 import type { FileDownload } from '../../http/legacy/handler.js';
 import type { SessionUser } from '../auth/auth.service.js';
 
-const columns = [
-  'sn',
-  'worker',
-  'model',
-  'brand',
-  'pool',
-  'pool_address',
-  'ip',
-  'firmware',
-  'fbox_name',
-  'tank_name',
-  'outlet',
-  'status',
-  'mode',
-  'fault',
-  'chip_avg_temp',
-  'chip_max_temp',
-  'hashrate_theoretical',
-  'hashrate_realtime',
-  'hashrate_avg',
-  'hashrate_24h',
-  'power_w',
-  'uptime_s',
-] as const satisfies readonly (keyof MinerListItem)[];
+/** Every column a user can sort the list by, except the internal id and update time. */
+const columns: readonly (MinerSortField & keyof MinerListItem)[] = minerSortFields.filter(
+  (field) => field !== 'id' && field !== 'updated_at',
+);
 
 /**
  * One CSV cell: quoted when needed; text starting with a formula character is prefixed with `'`
