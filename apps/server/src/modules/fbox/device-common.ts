@@ -1,6 +1,7 @@
-import { Code, type DeviceStatus, limits } from '@fbox/contracts';
+import { Code, type CommandStatus, type DeviceStatus, limits } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import { type Expression, type SqlBool, sql } from 'kysely';
+import type { IssueCommand } from '../../devices/command.service.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaAccess } from '../area/area.service.js';
 import type { Retention } from './history.js';
@@ -81,4 +82,36 @@ export const todayEnergy = (
   const used =
     value(state.meter1_energy_kwh) + value(state.meter2_energy_kwh) - value(state.energy_day_start_kwh);
   return used > 0 ? Math.round(used * 1000) / 1000 : 0;
+};
+
+/** Where one requested device of a bulk action stands: its command, or not found (outside scope). */
+export type BatchOutcome<K extends 'miner_id' | 'tank_id'> = Record<K, number> & {
+  command_id: string | null;
+  status: CommandStatus | 'not_found';
+};
+
+/**
+ * Issues a bulk action's commands as one batch and reports every requested device, in request
+ * order; ids with no command (not in the caller's mine) answer `not_found`.
+ */
+export const issueBatch = async <K extends 'miner_id' | 'tank_id'>(
+  deps: DeviceDeps,
+  batchId: string,
+  key: K,
+  ids: readonly number[],
+  inputs: IssueCommand[],
+): Promise<{ batch_id: string; commands: BatchOutcome<K>[] }> => {
+  const records = inputs.length ? await deps.commands.issueMany(inputs) : [];
+  const byDevice = new Map(records.map((r) => [r[key], r]));
+  return {
+    batch_id: batchId,
+    commands: ids.map((id) => {
+      const record = byDevice.get(id);
+      return {
+        [key]: id,
+        command_id: record?.id ?? null,
+        status: record?.status ?? 'not_found',
+      } as BatchOutcome<K>;
+    }),
+  };
 };

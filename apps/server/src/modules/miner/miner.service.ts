@@ -11,7 +11,7 @@ import type {
 } from '@fbox/contracts';
 import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
 import type { SessionUser } from '../auth/auth.service.js';
-import { type DeviceDeps, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
+import { type DeviceDeps, issueBatch, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
 import { deviceHistory } from '../fbox/history.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository } from './miner.repository.js';
@@ -188,17 +188,7 @@ export class MinerService {
         },
       ];
     });
-    const records = inputs.length ? await this.deps.commands.issueMany(inputs) : [];
-    const byMiner = new Map(records.map((r) => [r.miner_id, r]));
-    return {
-      batch_id: batchId,
-      commands: unique.map((id) => {
-        const record = byMiner.get(id);
-        return record
-          ? { miner_id: id, command_id: record.id, status: record.status }
-          : { miner_id: id, command_id: null, status: 'not_found' as const };
-      }),
-    };
+    return issueBatch(this.deps, batchId, 'miner_id', unique, inputs);
   }
 
   async history(user: Caller, q: HistoryQuery) {

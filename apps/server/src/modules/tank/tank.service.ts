@@ -17,6 +17,7 @@ import { ApiError } from '../../lib/api-error.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import {
   type DeviceDeps,
+  issueBatch,
   notFound,
   parseJson,
   readingOf,
@@ -242,17 +243,7 @@ export class TankService {
           ...actionCommand[action],
         };
       });
-    const records = inputs.length ? await this.deps.commands.issueMany(inputs) : [];
-    const byTank = new Map(records.map((r) => [r.tank_id, r]));
-    return {
-      batch_id: batchId,
-      commands: unique.map((id) => {
-        const record = byTank.get(id);
-        return record
-          ? { tank_id: id, command_id: record.id, status: record.status }
-          : { tank_id: id, command_id: null, status: 'not_found' as const };
-      }),
-    };
+    return issueBatch(this.deps, batchId, 'tank_id', unique, inputs);
   }
 
   async history(user: Caller, q: HistoryQuery) {
