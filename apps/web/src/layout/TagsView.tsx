@@ -1,9 +1,9 @@
 import { CloseOutlined } from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import Dropdown from 'antd/es/dropdown';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useNavigationType } from 'react-router';
 import { findRoute, routeTable } from '../app/routes';
 import { useStore } from '../lib/store';
 import styles from './Layout.module.css';
@@ -31,16 +31,23 @@ export const TagsView = () => {
     }
   }, []);
 
+  const navigationType = useNavigationType();
+  const previousPath = useRef<string | undefined>(undefined);
   useEffect(() => {
+    const left = previousPath.current;
+    previousPath.current = pathname;
     const route = findRoute(pathname);
     if (!route || route.path.startsWith('/redirect')) return;
-    addView({
-      path: pathname,
-      fullPath: `${pathname}${search}`,
-      titleKey: route.meta.titleKey,
-      affix: !!route.meta.affix,
-    });
-  }, [pathname, search]);
+    addView(
+      {
+        path: pathname,
+        fullPath: `${pathname}${search}`,
+        titleKey: route.meta.titleKey,
+        affix: !!route.meta.affix,
+      },
+      navigationType === 'REPLACE' ? left : undefined,
+    );
+  }, [pathname, search, navigationType]);
 
   const onClose = (view: TagView) => {
     const remaining = closeView(view.path);

@@ -32,6 +32,13 @@ describe('tags store', () => {
     expect(tagsStore.get().map((v) => v.fullPath)).toEqual(['/index', '/a', '/b?page=2', '/c']);
   });
 
+  it('puts a redirect target in the place of the page it replaced', () => {
+    addView(view('/b2'), '/b');
+    expect(tagsStore.get().map((v) => v.path)).toEqual(['/index', '/a', '/b2', '/c']);
+    addView(view('/index'), '/b2');
+    expect(tagsStore.get().map((v) => v.path)).toEqual(['/index', '/a', '/c']);
+  });
+
   it('never closes an affixed tag', () => {
     closeView('/index');
     expect(tagsStore.get().map((v) => v.path)).toContain('/index');

@@ -15,16 +15,25 @@ export interface TagView {
 
 export const tagsStore = createStore<TagView[]>([]);
 
-/** Adds a visited page, or updates its query if it is already there. Affixed tags stay in front. */
-export const addView = (view: TagView): void =>
-  tagsStore.set((views) => {
+/**
+ * Adds a visited page, or updates its query if it is already there. Affixed tags stay in front.
+ * `replacing` is the page a redirect left (a REPLACE navigation): its tag gives way to the new one.
+ */
+export const addView = (view: TagView, replacing?: string): void =>
+  tagsStore.set((current) => {
+    const views =
+      replacing && replacing !== view.path ? current.filter((v) => v.affix || v.path !== replacing) : current;
     const existing = views.find((v) => v.path === view.path);
     if (existing) {
       return existing.fullPath === view.fullPath
         ? views
         : views.map((v) => (v.path === view.path ? { ...v, fullPath: view.fullPath } : v));
     }
-    return view.affix ? [view, ...views] : [...views, view];
+    if (view.affix) return [view, ...views];
+    const at = current.findIndex((v) => v.path === replacing);
+    return at >= 0 && views.length < current.length
+      ? [...views.slice(0, at), view, ...views.slice(at)]
+      : [...views, view];
   });
 
 /** Removes one tag unless it is affixed. */

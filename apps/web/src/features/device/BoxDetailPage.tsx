@@ -5,7 +5,6 @@ import Card from 'antd/es/card';
 import Col from 'antd/es/col';
 import Descriptions from 'antd/es/descriptions';
 import Empty from 'antd/es/empty';
-import Popconfirm from 'antd/es/popconfirm';
 import Row from 'antd/es/row';
 import Skeleton from 'antd/es/skeleton';
 import Space from 'antd/es/space';
@@ -16,6 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { CommandStatusTag } from '../../components/CommandStatusTag';
+import { DeleteButton } from '../../components/DeleteButton';
 import { StatusTag } from '../../components/StatusTag';
 import { formatTime } from '../../lib/time';
 import {
@@ -251,17 +251,11 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
             <Button onClick={() => setDialog('transfer')} data-testid="box-transfer">
               {t('device.box.transfer')}
             </Button>
-            <Popconfirm
-              title={t('device.box.deleteConfirm', { name: fbox.name })}
-              okText={t('common.action.delete')}
-              cancelText={t('common.action.cancel')}
-              okButtonProps={{ danger: true }}
+            <DeleteButton
+              question={t('device.box.deleteConfirm', { name: fbox.name })}
+              testId="box-delete"
               onConfirm={() => remove.mutateAsync({ id: fbox.id }).then(() => navigate('/device/boxList'))}
-            >
-              <Button danger data-testid="box-delete">
-                {t('common.action.delete')}
-              </Button>
-            </Popconfirm>
+            />
           </Space>
         </div>
       </Card>

@@ -2,7 +2,6 @@ import { formatReading, percentLoad, type TankDetail } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
-import Popconfirm from 'antd/es/popconfirm';
 import Progress from 'antd/es/progress';
 import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
@@ -10,6 +9,7 @@ import Typography from 'antd/es/typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { DeleteButton } from '../../components/DeleteButton';
 import { StatusTag } from '../../components/StatusTag';
 import { formatTime } from '../../lib/time';
 import { showHashrate, showPlain, showTemperature, showText } from '../../lib/values';
@@ -143,17 +143,11 @@ export const TankDetailPage = () => {
             <Button onClick={() => setEditing(true)} data-testid="tank-edit">
               {t('common.action.edit')}
             </Button>
-            <Popconfirm
-              title={t('device.tank.deleteConfirm', { name: tank.name })}
-              okText={t('common.action.delete')}
-              cancelText={t('common.action.cancel')}
-              okButtonProps={{ danger: true }}
+            <DeleteButton
+              question={t('device.tank.deleteConfirm', { name: tank.name })}
+              testId="tank-delete"
               onConfirm={() => remove.mutateAsync({ id: tank.id }).then(() => navigate('/device/deviceList'))}
-            >
-              <Button danger data-testid="tank-delete">
-                {t('common.action.delete')}
-              </Button>
-            </Popconfirm>
+            />
           </Space>
         </div>
       </Card>
