@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Permission } from './access.js';
 import {
   AreaCreateBodySchema,
   AreaEditBodySchema,
@@ -74,12 +75,6 @@ import {
 } from './tank.js';
 import { SetUserInfoBodySchema, UserInfoQuerySchema, UserInfoSchema } from './user.js';
 
-/**
- * Who may call an endpoint: `public` needs no token, `user` any signed-in account, `master` only a
- * master account (is_masterID 1). Later issues add operator/administrator rules.
- */
-export type Permission = 'public' | 'user' | 'master';
-
 /** One endpoint described as data: the server registers routes from it, the web calls through it. */
 export interface Endpoint<
   Q extends z.ZodType = z.ZodType,
@@ -95,7 +90,7 @@ export interface Endpoint<
   data: D;
   /** Info-style call: the envelope also carries `info`, and the web shows failures as a 2 s toast. */
   info?: boolean;
-  /** The call changes state (recorded by the operation log of a later issue). */
+  /** The call changes state (recorded by the operation log). */
   mutates?: boolean;
   /**
    * The call answers a file download (CSV) instead of the envelope on success; failures still
@@ -144,7 +139,7 @@ const deviceEndpoints = () =>
     fboxCreate: endpoint({
       method: 'POST',
       path: '/index/fbox.boxlist/create',
-      permission: 'user',
+      permission: 'manage',
       body: FboxCreateBodySchema,
       data: FboxDetailSchema,
       mutates: true,
@@ -152,7 +147,7 @@ const deviceEndpoints = () =>
     fboxEdit: endpoint({
       method: 'POST',
       path: '/index/fbox.boxlist/edit',
-      permission: 'user',
+      permission: 'manage',
       body: FboxEditBodySchema,
       data: FboxDetailSchema,
       mutates: true,
@@ -160,7 +155,7 @@ const deviceEndpoints = () =>
     fboxDelete: endpoint({
       method: 'POST',
       path: '/index/fbox.boxlist/deleted',
-      permission: 'user',
+      permission: 'manage',
       body: AreaIdBodySchema,
       data: Nothing,
       mutates: true,
@@ -168,7 +163,7 @@ const deviceEndpoints = () =>
     fboxTransfer: endpoint({
       method: 'POST',
       path: '/index/fbox.boxlist/transfer',
-      permission: 'user',
+      permission: 'manage',
       body: FboxTransferBodySchema,
       data: Nothing,
       mutates: true,
@@ -176,7 +171,7 @@ const deviceEndpoints = () =>
     fboxSetting: endpoint({
       method: 'POST',
       path: '/index/fbox.boxlist/setting',
-      permission: 'user',
+      permission: 'manage',
       body: FboxSettingBodySchema,
       data: CommandRefSchema,
       mutates: true,
@@ -184,7 +179,7 @@ const deviceEndpoints = () =>
     fboxRegenerateMqtt: endpoint({
       method: 'POST',
       path: '/index/fbox.boxlist/regenerate_mqtt',
-      permission: 'user',
+      permission: 'manage',
       body: AreaIdBodySchema,
       data: MqttCredentialsSchema,
       mutates: true,
@@ -227,7 +222,7 @@ const deviceEndpoints = () =>
     tankAdd: endpoint({
       method: 'POST',
       path: '/index/fbox.oillist/add_tank',
-      permission: 'user',
+      permission: 'manage',
       body: TankAddBodySchema,
       data: TankDetailSchema,
       mutates: true,
@@ -235,7 +230,7 @@ const deviceEndpoints = () =>
     tankEdit: endpoint({
       method: 'POST',
       path: '/index/fbox.oillist/edit',
-      permission: 'user',
+      permission: 'manage',
       body: TankEditBodySchema,
       data: TankDetailSchema,
       mutates: true,
@@ -243,7 +238,7 @@ const deviceEndpoints = () =>
     tankDelete: endpoint({
       method: 'POST',
       path: '/index/fbox.oillist/deleted',
-      permission: 'user',
+      permission: 'manage',
       body: AreaIdBodySchema,
       data: Nothing,
       mutates: true,
@@ -251,7 +246,7 @@ const deviceEndpoints = () =>
     tankOilSetting: endpoint({
       method: 'POST',
       path: '/index/fbox.oillist/oil_setting',
-      permission: 'user',
+      permission: 'manage',
       body: TankOilSettingBodySchema,
       data: CommandRefSchema,
       mutates: true,
@@ -259,7 +254,7 @@ const deviceEndpoints = () =>
     tankControllerSwitch: endpoint({
       method: 'POST',
       path: '/index/fbox.oillist/controller_switch',
-      permission: 'user',
+      permission: 'operate:tankControl',
       body: TankControllerSwitchBodySchema,
       data: CommandRefSchema,
       mutates: true,
@@ -267,7 +262,7 @@ const deviceEndpoints = () =>
     tankControllerSwitchV2: endpoint({
       method: 'POST',
       path: '/index/fbox.oillist/controller_switch_v2',
-      permission: 'user',
+      permission: 'operate:tankControl',
       body: TankControllerSwitchV2BodySchema,
       data: CommandRefSchema,
       mutates: true,
@@ -275,7 +270,7 @@ const deviceEndpoints = () =>
     tankMultipleOperate: endpoint({
       method: 'POST',
       path: '/index/fbox.oillist/multipleoperate',
-      permission: 'user',
+      permission: 'operate:tankControl',
       body: TankMultipleBodySchema,
       data: TankBatchResultSchema,
       mutates: true,
@@ -319,7 +314,7 @@ const deviceEndpoints = () =>
     minerDelete: endpoint({
       method: 'POST',
       path: '/index/fbox.miner/deleted',
-      permission: 'user',
+      permission: 'manage',
       body: MinerIdsBodySchema,
       data: MinerDeletedSchema,
       mutates: true,
@@ -327,7 +322,7 @@ const deviceEndpoints = () =>
     minerRestart: endpoint({
       method: 'POST',
       path: '/index/fbox.miner/restart',
-      permission: 'user',
+      permission: 'operate:minerControl',
       body: MinerIdsBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
@@ -335,7 +330,7 @@ const deviceEndpoints = () =>
     minerChangePool: endpoint({
       method: 'POST',
       path: '/index/fbox.miner/changpooladdress',
-      permission: 'user',
+      permission: 'operate:minerPool',
       body: MinerPoolBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
@@ -343,7 +338,7 @@ const deviceEndpoints = () =>
     minerResaveAccount: endpoint({
       method: 'POST',
       path: '/index/fbox.miner/resaveaccount',
-      permission: 'user',
+      permission: 'operate:minerControl',
       body: MinerIdsBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
@@ -351,7 +346,7 @@ const deviceEndpoints = () =>
     minerAutoOverclock: endpoint({
       method: 'POST',
       path: '/index/fbox.miner/autooverclock',
-      permission: 'user',
+      permission: 'operate:minerControl',
       body: MinerOverclockBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
@@ -359,7 +354,7 @@ const deviceEndpoints = () =>
     minerChangeMode: endpoint({
       method: 'POST',
       path: '/index/fbox.miner/changemode',
-      permission: 'user',
+      permission: 'operate:minerControl',
       body: MinerModeBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
@@ -367,7 +362,7 @@ const deviceEndpoints = () =>
     minerMultipleOperate: endpoint({
       method: 'POST',
       path: '/index/fbox.miner/multipleoperate',
-      permission: 'user',
+      permission: 'operate:minerControl',
       body: MinerMultipleBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
@@ -403,7 +398,7 @@ const deviceEndpoints = () =>
     electricitySetMeter: endpoint({
       method: 'POST',
       path: '/index/fbox.electricity/set_meter_data',
-      permission: 'user',
+      permission: 'manage',
       body: SetMeterBodySchema,
       data: SetMeterDataSchema,
       mutates: true,

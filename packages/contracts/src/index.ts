@@ -1,3 +1,4 @@
+export * from './access.js';
 export * from './area.js';
 export * from './auth.js';
 export * from './codes.js';

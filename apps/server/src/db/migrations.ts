@@ -8,6 +8,7 @@ import {
   sql,
 } from 'kysely';
 import type { Dialect } from './database.js';
+import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { minerListMigration } from './migration-miner-list.js';
 
@@ -120,6 +121,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0001_init': init(dialect),
   '0002_devices': devicesMigration(dialect),
   '0003_miner_list_indexes': minerListMigration,
+  '0004_access': accessMigration,
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */

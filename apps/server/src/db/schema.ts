@@ -19,6 +19,10 @@ export interface UsersTable {
   parent_id: number | null;
   /** 1 active, 0 disabled. */
   status: number;
+  /** 'administrator' or 'operator' for a sub-account, '' for a master. */
+  authority: Generated<string>;
+  /** JSON list of the operator rules (contracts `operatorRules`) a sub-account holds. */
+  rules: Generated<string>;
   auto_frequency: number;
   auto_frequency_min: number;
   auto_frequency_max: number;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type Authority, type OperatorRule, operatorRules } from '@fbox/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { CreatedFbox, CreateFboxInput } from '../devices/device.service.js';
 import { newTotpSecret, totpCode } from '../lib/totp.js';
@@ -29,9 +30,25 @@ export const createUser = async (
 export const createMaster = (app: FastifyInstance, options: { username?: string; password?: string } = {}) =>
   createUser(app, { ...options, isMaster: true });
 
-/** A sub-account of `parent` managing the given areas. */
-export const createSubAccount = async (app: FastifyInstance, parent: TestUser, areaIds: number[] = []) => {
+/**
+ * A sub-account of `parent` managing the given areas: an operator holding every rule unless told
+ * otherwise (`authority: 'administrator'`, or `rules` naming fewer).
+ */
+export const createSubAccount = async (
+  app: FastifyInstance,
+  parent: TestUser,
+  areaIds: number[] = [],
+  options: { authority?: Authority; rules?: readonly OperatorRule[] } = {},
+) => {
   const user = await createUser(app, { isMaster: false, parentId: parent.id });
+  await app.db
+    .updateTable('users')
+    .set({
+      authority: options.authority ?? 'operator',
+      rules: JSON.stringify(options.rules ?? operatorRules),
+    })
+    .where('id', '=', user.id)
+    .execute();
   for (const areaId of areaIds) {
     await app.db.insertInto('user_areas').values({ user_id: user.id, area_id: areaId }).execute();
   }

@@ -50,6 +50,9 @@ export class ApiError extends Error {
 
 const seconds = (ms: number) => ms / 1000;
 
+/** Whether a path belongs to the platform family (JSON bodies). */
+export const isPlatformPath = (path: string): boolean => path.startsWith('/ff-plat-api/');
+
 /** Legacy form encoding: nested values (pushContent) travel as JSON text. */
 export const encodeFields = (fields: Record<string, unknown>): URLSearchParams => {
   const encoded = new URLSearchParams();
@@ -83,11 +86,14 @@ export async function call<N extends EndpointName>(
   const endpoint = endpoints[name];
   const fields = encodeFields({ output: 'json', area_id: getSelectedAreaId(), ...(params ?? {}) });
   const isGet = endpoint.method === 'GET';
+  // Platform calls (spec §7: POST under /ff-plat-api/api/) carry a JSON body; legacy ones a form.
+  const isJson = !isGet && isPlatformPath(endpoint.path);
   const url = isGet ? `${endpoint.path}?${fields}` : endpoint.path;
   const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
   const token = getToken();
   if (token) headers.logintoken = token;
-  if (!isGet) headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+  if (!isGet)
+    headers['Content-Type'] = isJson ? 'application/json' : 'application/x-www-form-urlencoded;charset=UTF-8';
 
   const timeoutMs = options.timeoutMs ?? limits.requestTimeoutMs;
   const controller = new AbortController();
@@ -103,7 +109,11 @@ export async function call<N extends EndpointName>(
       response = await fetch(url, {
         method: endpoint.method,
         headers,
-        body: isGet ? undefined : fields.toString(),
+        body: isGet
+          ? undefined
+          : isJson
+            ? JSON.stringify({ area_id: getSelectedAreaId(), ...(params ?? {}) })
+            : fields.toString(),
         signal: controller.signal,
       });
     } catch (error) {
@@ -176,7 +186,15 @@ export async function download<N extends EndpointName>(name: N, params: CallPara
   try {
     let response: Response;
     try {
-      response = await fetch(`${endpoint.path}?${fields}`, { headers });
+      // Platform exports are POSTs with a JSON body (spec §7: blob downloads).
+      response =
+        endpoint.method === 'GET'
+          ? await fetch(`${endpoint.path}?${fields}`, { headers })
+          : await fetch(endpoint.path, {
+              method: 'POST',
+              headers: { ...headers, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ area_id: getSelectedAreaId(), ...(params ?? {}) }),
+            });
     } catch (error) {
       return fail((error as Error).message || i18n.t('common.request.network'), 'network');
     }

@@ -1,4 +1,5 @@
 import {
+  allows,
   Code,
   type Endpoint,
   type EndpointName,
@@ -77,15 +78,18 @@ export const legacyPlugin = fp(
       const serve = async (request: FastifyRequest, reply: FastifyReply) => {
         const lang = request.lang;
         try {
-          let user: SessionUser | null = null;
-          if (endpoint.permission !== 'public') {
-            user = await app.auth.authenticate(readToken(request));
-            if (!user) throw new ApiError(Code.NOT_LOGGED_IN, 'api.notLoggedIn');
-            if (endpoint.permission === 'master' && !user.isMaster)
-              throw new ApiError(Code.FORBIDDEN, 'api.forbidden');
-          }
           const query = isRecord(request.query) ? request.query : {};
           const raw = endpoint.method === 'GET' ? query : (request.body ?? {});
+          let user: SessionUser | null = null;
+          if (endpoint.permission !== 'public') {
+            // The session query also resolves the request's mine, so scoped calls skip a lookup.
+            const scope = LegacyQuerySchema.safeParse({
+              area_id: (isRecord(raw) ? raw.area_id : undefined) ?? query.area_id,
+            });
+            user = await app.auth.authenticate(readToken(request), scope.data?.area_id);
+            if (!user) throw new ApiError(Code.NOT_LOGGED_IN, 'api.notLoggedIn');
+            if (!allows(user, endpoint.permission)) throw new ApiError(Code.FORBIDDEN, 'api.forbidden');
+          }
           if (!isRecord(raw))
             throw new InvalidInput([
               {

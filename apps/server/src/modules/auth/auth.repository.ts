@@ -28,11 +28,36 @@ export class AuthRepository {
       .execute();
   }
 
-  /** A live session with its (active) user, or undefined. */
-  findLiveSession(tokenHash: string, now: number) {
+  /**
+   * A live session with its (active) user, or undefined. With `areaId`, the same query also
+   * returns that area when the user may see it (a master owns it; a sub-account manages it for its
+   * master), so an area-scoped request costs one query for both checks.
+   */
+  findLiveSession(tokenHash: string, now: number, areaId?: number) {
     return this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('areas', (join) =>
+        join.on((eb) =>
+          eb.and([
+            eb('areas.id', '=', areaId ?? -1),
+            eb.or([
+              eb.and([eb('users.is_master', '=', 1), eb('areas.owner_id', '=', eb.ref('users.id'))]),
+              eb.and([
+                eb('users.is_master', '=', 0),
+                eb('areas.owner_id', '=', eb.ref('users.parent_id')),
+                eb.exists(
+                  eb
+                    .selectFrom('user_areas')
+                    .select('user_areas.area_id')
+                    .whereRef('user_areas.user_id', '=', 'users.id')
+                    .whereRef('user_areas.area_id', '=', 'areas.id'),
+                ),
+              ]),
+            ]),
+          ]),
+        ),
+      )
       .select([
         'sessions.id as session_id',
         'sessions.last_seen_at',
@@ -40,6 +65,12 @@ export class AuthRepository {
         'users.username',
         'users.is_master',
         'users.parent_id',
+        'users.authority',
+        'users.rules',
+        'areas.id as area_id',
+        'areas.area_name',
+        'areas.electricity_hz',
+        'areas.owner_id as area_owner_id',
       ])
       .where('sessions.token_hash', '=', tokenHash)
       .where('sessions.revoked_at', 'is', null)

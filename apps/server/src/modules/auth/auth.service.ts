@@ -1,4 +1,12 @@
-import { Code, type LoginBody, type TotpSetupData } from '@fbox/contracts';
+import {
+  type Caller,
+  Code,
+  type LoginBody,
+  type OperatorRule,
+  operatorRules,
+  type Role,
+  type TotpSetupData,
+} from '@fbox/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
@@ -9,15 +17,44 @@ import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.js';
 import { AuthRepository } from './auth.repository.js';
 import { accountRule, ipRule, LoginLimiter } from './login-limit.js';
 
+/** An area the caller may see, read together with the session (see `AuthService.authenticate`). */
+export interface ScopedArea {
+  id: number;
+  area_name: string;
+  electricity_hz: number;
+  owner_id: number;
+}
+
 /** The signed-in caller of a request. */
-export interface SessionUser {
+export interface SessionUser extends Caller {
   id: number;
   username: string;
   isMaster: boolean;
   /** Master account of a sub-account; null for masters. */
   parentId: number | null;
+  /** The master account whose mines these are: the user itself for a master. */
+  masterId: number;
   sessionId: number;
+  /** The request's `area_id` when the caller may see it, looked up with the session. */
+  area?: ScopedArea | null;
 }
+
+/** What area-scoped services need to know about the caller. */
+export type AreaCaller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId' | 'role' | 'area'>;
+
+/** A stored rule list, keeping only rules that still exist. */
+export const parseRules = (text: string): OperatorRule[] => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? operatorRules.filter((r) => value.includes(r)) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** The role of a user row: masters are masters; a sub-account is an operator unless made administrator. */
+export const roleOf = (row: { is_master: number; authority: string }): Role =>
+  row.is_master === 1 ? 'master' : row.authority === 'administrator' ? 'administrator' : 'operator';
 
 export interface ClientInfo {
   ip: string | null;
@@ -85,11 +122,14 @@ export class AuthService {
     return token;
   }
 
-  /** The session's user, or null when the token is unknown, expired, revoked or the user disabled. */
-  async authenticate(token: string | undefined): Promise<SessionUser | null> {
+  /**
+   * The session's user, or null when the token is unknown, expired, revoked or the user disabled.
+   * With `areaId` the user's `area` is that area when the user may see it, else null.
+   */
+  async authenticate(token: string | undefined, areaId?: number): Promise<SessionUser | null> {
     if (!token || token.length > 200) return null;
     const now = this.clock();
-    const row = await this.repo.findLiveSession(hashToken(token), now);
+    const row = await this.repo.findLiveSession(hashToken(token), now, areaId);
     if (!row) return null;
     if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
       await this.repo.touchSession(row.session_id, now, now + this.sessionTtlMs);
@@ -99,7 +139,21 @@ export class AuthService {
       username: row.username,
       isMaster: row.is_master === 1,
       parentId: row.parent_id,
+      masterId: row.is_master === 1 ? row.user_id : (row.parent_id ?? -1),
+      role: roleOf(row),
+      rules: parseRules(row.rules),
       sessionId: row.session_id,
+      ...(areaId !== undefined && {
+        area:
+          row.area_id === null
+            ? null
+            : {
+                id: row.area_id,
+                area_name: row.area_name ?? '',
+                electricity_hz: row.electricity_hz ?? 50,
+                owner_id: row.area_owner_id ?? -1,
+              },
+      }),
     };
   }
 

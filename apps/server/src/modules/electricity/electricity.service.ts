@@ -1,11 +1,11 @@
 import type { SetMeterBody } from '@fbox/contracts';
-import type { SessionUser } from '../auth/auth.service.js';
+import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, notFound, readingOf, statusOf, todayEnergy } from '../fbox/device-common.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
 import { meterOf } from '../fbox/fbox.service.js';
 import { round } from '../fbox/history.js';
 
-type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
+type Caller = AreaCaller;
 type BoxState = Awaited<ReturnType<FboxRepository['listWithState']>>[number];
 type MeterRow = Awaited<ReturnType<FboxRepository['meters']>>[number];
 

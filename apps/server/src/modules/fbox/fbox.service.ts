@@ -16,7 +16,7 @@ import {
   translate,
 } from '@fbox/contracts';
 import { ApiError } from '../../lib/api-error.js';
-import type { SessionUser } from '../auth/auth.service.js';
+import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import {
   type DeviceDeps,
   notFound,
@@ -30,7 +30,7 @@ import {
 import { FboxRepository } from './fbox.repository.js';
 import { deviceHistory, round } from './history.js';
 
-type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
+type Caller = AreaCaller;
 
 const fboxSeries = {
   raw: 'fbox_samples',

@@ -10,13 +10,13 @@ import type {
   MinerListQuery,
 } from '@fbox/contracts';
 import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
-import type { SessionUser } from '../auth/auth.service.js';
+import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, issueBatch, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
 import { deviceHistory } from '../fbox/history.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository } from './miner.repository.js';
 
-type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
+type Caller = AreaCaller;
 type MinerRow = NonNullable<Awaited<ReturnType<MinerRepository['find']>>>;
 
 /** The command of a miner action: its kind and parameters (send-only ones apart). */

@@ -14,7 +14,7 @@ import {
 } from '@fbox/contracts';
 import type { IssueCommand } from '../../devices/command.service.js';
 import { ApiError } from '../../lib/api-error.js';
-import type { SessionUser } from '../auth/auth.service.js';
+import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import {
   type DeviceDeps,
   issueBatch,
@@ -28,7 +28,7 @@ import {
 import { deviceHistory } from '../fbox/history.js';
 import { TankRepository } from './tank.repository.js';
 
-type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
+type Caller = AreaCaller;
 type TankRow = NonNullable<Awaited<ReturnType<TankRepository['find']>>>;
 
 const tankSeries = {

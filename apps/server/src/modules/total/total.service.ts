@@ -1,11 +1,11 @@
 import type { AppIndex } from '@fbox/contracts';
 import { sql } from 'kysely';
-import type { SessionUser } from '../auth/auth.service.js';
+import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, todayEnergy } from '../fbox/device-common.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
 import { fillBuckets, readSeries, round } from '../fbox/history.js';
 
-type Caller = Pick<SessionUser, 'id' | 'isMaster' | 'parentId'>;
+type Caller = AreaCaller;
 
 const HOUR = 3_600_000;
 const seriesTables = {

@@ -8,9 +8,10 @@ import {
   translate,
   type UserInfo,
 } from '@fbox/contracts';
+import type { Selectable } from 'kysely';
 import type { UsersTable } from '../../db/schema.js';
 
-type UserRow = Omit<UsersTable, 'id'> & { id: number };
+type UserRow = Selectable<UsersTable>;
 
 const parseJson = <T>(text: string, fallback: T): T => {
   try {

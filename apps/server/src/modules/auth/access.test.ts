@@ -1,0 +1,96 @@
+import { Code, type Endpoint, type EndpointName, endpoints, type OperatorRule } from '@fbox/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
+import { createArea, createMaster, createSubAccount, get, login, post } from '../../test/factories.js';
+
+/**
+ * Authority on every endpoint of the contract table (spec §6, DESIGN §6): driven by the table, so an
+ * endpoint added later is covered without touching this file. The permission check comes before
+ * validation, so an empty request is enough to tell "refused" from "let through".
+ */
+const table = Object.entries(endpoints) as [EndpointName, Endpoint][];
+// `logout` would end the sessions the sweep shares; it is open to every signed-in user anyway.
+const signedIn = table.filter(([name, e]) => e.permission !== 'public' && name !== 'logout');
+
+describeDb('authority per endpoint', () => {
+  let t: TestApp;
+  let tokens: { master: string; administrator: string; operator: string; bare: string };
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const master = await createMaster(t.app);
+    const area = await createArea(t.app, master.id);
+    const sub = (authority: 'administrator' | 'operator', rules?: OperatorRule[]) =>
+      createSubAccount(t.app, master, [area.id], { authority, rules }).then((u) => login(t.app, u));
+    tokens = {
+      master: await login(t.app, master),
+      administrator: await sub('administrator'),
+      operator: await sub('operator'),
+      bare: await sub('operator', []),
+    };
+  });
+  afterAll(() => t.close());
+
+  const callAs = async (token: string, e: Endpoint) =>
+    (e.method === 'GET'
+      ? await get(t.app, e.path, {}, { token })
+      : await post(t.app, e.path, {}, { token })
+    ).json().code as number;
+
+  const refused = (code: number) => code === Code.FORBIDDEN;
+
+  describe.each(signedIn)('%s', (_name, e) => {
+    it('lets through exactly the roles its permission names', async () => {
+      const outcome = {
+        master: refused(await callAs(tokens.master, e)),
+        administrator: refused(await callAs(tokens.administrator, e)),
+        operator: refused(await callAs(tokens.operator, e)),
+        bare: refused(await callAs(tokens.bare, e)),
+      };
+      const expected =
+        e.permission === 'master'
+          ? { master: false, administrator: true, operator: true, bare: true }
+          : e.permission === 'manage'
+            ? { master: false, administrator: false, operator: true, bare: true }
+            : e.permission.startsWith('operate:')
+              ? { master: false, administrator: false, operator: false, bare: true }
+              : { master: false, administrator: false, operator: false, bare: false };
+      expect(outcome).toEqual(expected);
+    });
+  });
+
+  it("marks every state-changing POST as manage, operate or master unless it is about one's own account", () => {
+    const own = new Set<EndpointName>([
+      'login',
+      'logout',
+      'setUserInfo',
+      'changePassword',
+      'totpSetup',
+      'totpEnable',
+      'totpDisable',
+    ]);
+    const loose = table
+      .filter(([name, e]) => e.mutates && !own.has(name))
+      .filter(([, e]) => e.permission === 'user' || e.permission === 'public')
+      .map(([name]) => name);
+    expect(loose).toEqual([]);
+  });
+});
+
+describeDb('sub-account status', () => {
+  it('refuses the token of a disabled sub-account at once', async () => {
+    const t = await buildTestApp();
+    try {
+      const master = await createMaster(t.app);
+      const area = await createArea(t.app, master.id);
+      const sub = await createSubAccount(t.app, master, [area.id]);
+      const token = await login(t.app, sub);
+      const list = () => get(t.app, '/index/fbox.area/index', {}, { token }).then((r) => r.json());
+      expect(await list()).toMatchObject({ code: 1, data: [{ id: area.id }] });
+      await t.app.db.updateTable('users').set({ status: 0 }).where('id', '=', sub.id).execute();
+      expect((await list()).code).toBe(Code.NOT_LOGGED_IN);
+    } finally {
+      await t.close();
+    }
+  });
+});
