@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Permission } from './access.js';
+import { accountEndpoints } from './accounts.js';
 import {
   AreaCreateBodySchema,
   AreaEditBodySchema,
@@ -40,7 +40,9 @@ import {
   SetMeterBodySchema,
   SetMeterDataSchema,
 } from './devices.js';
+import { type Endpoint, endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
+import { fboxConfigEndpoints } from './fbox-config.js';
 import {
   MinerBatchResultSchema,
   MinerDeletedSchema,
@@ -56,6 +58,8 @@ import {
   MinerOverclockBodySchema,
   MinerPoolBodySchema,
 } from './miner.js';
+import { mineEndpoints } from './mines.js';
+import { oplogEndpoints } from './oplog.js';
 import {
   TankAddBodySchema,
   TankBatchResultSchema,
@@ -73,34 +77,8 @@ import {
   TankSearchItemSchema,
   TankSearchQuerySchema,
 } from './tank.js';
+import { taskEndpoints } from './tasks.js';
 import { SetUserInfoBodySchema, UserInfoQuerySchema, UserInfoSchema } from './user.js';
-
-/** One endpoint described as data: the server registers routes from it, the web calls through it. */
-export interface Endpoint<
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  D extends z.ZodType = z.ZodType,
-> {
-  method: 'GET' | 'POST';
-  /** Path without the `/api` alias prefix. */
-  path: string;
-  permission: Permission;
-  query?: Q;
-  body?: B;
-  data: D;
-  /** Info-style call: the envelope also carries `info`, and the web shows failures as a 2 s toast. */
-  info?: boolean;
-  /** The call changes state (recorded by the operation log). */
-  mutates?: boolean;
-  /**
-   * The call answers a file download (CSV) instead of the envelope on success; failures still
-   * answer the JSON envelope. `data` then describes the file's text.
-   */
-  download?: boolean;
-}
-
-/** Keeps each endpoint's exact shape, so an endpoint without a body has no `body` in its type. */
-const endpoint = <const E extends Endpoint>(e: E): E => e;
 
 const Empty = z.object({});
 const Nothing = z.null();
@@ -524,6 +502,11 @@ export const endpoints = {
     data: UnreadCountSchema,
   }),
   ...deviceEndpoints(),
+  ...accountEndpoints,
+  ...mineEndpoints,
+  ...fboxConfigEndpoints,
+  ...oplogEndpoints,
+  ...taskEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -174,6 +174,20 @@ export const sharedEn = {
   'alertLevel.1': 'Critical',
   'alertLevel.2': 'Major',
   'alertLevel.3': 'Minor',
+  // ── sub-accounts ──
+  // ── end sub-accounts ──
+
+  // ── mines and pools ──
+  // ── end mines and pools ──
+
+  // ── fbox config and account switches ──
+  // ── end fbox config and account switches ──
+
+  // ── operation log ──
+  // ── end operation log ──
+
+  // ── tasks ──
+  // ── end tasks ──
 } as const;
 
 export type SharedMessageKey = keyof typeof sharedEn;
@@ -348,6 +362,20 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'alertLevel.1': '紧急',
   'alertLevel.2': '重要',
   'alertLevel.3': '次要',
+  // ── sub-accounts ──
+  // ── end sub-accounts ──
+
+  // ── mines and pools ──
+  // ── end mines and pools ──
+
+  // ── fbox config and account switches ──
+  // ── end fbox config and account switches ──
+
+  // ── operation log ──
+  // ── end operation log ──
+
+  // ── tasks ──
+  // ── end tasks ──
 };
 
 export const sharedMessages = { en: sharedEn as Record<SharedMessageKey, string>, zh: sharedZh } as const;

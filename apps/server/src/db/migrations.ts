@@ -122,6 +122,23 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0002_devices': devicesMigration(dialect),
   '0003_miner_list_indexes': minerListMigration,
   '0004_access': accessMigration,
+  // ── miner list perf (0005) ──
+  // ── end miner list perf ──
+
+  // ── sub-accounts (0006) ──
+  // ── end sub-accounts (0006) ──
+
+  // ── mines and pools (0007) ──
+  // ── end mines and pools (0007) ──
+
+  // ── fbox config and account switches (0008) ──
+  // ── end fbox config and account switches (0008) ──
+
+  // ── operation log (0009) ──
+  // ── end operation log (0009) ──
+
+  // ── tasks (0010) ──
+  // ── end tasks (0010) ──
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */

@@ -98,4 +98,18 @@ export interface DB extends DevicesDB {
   areas: AreasTable;
   user_areas: UserAreasTable;
   messages: MessagesTable;
+  // ── sub-accounts ──
+  // ── end sub-accounts ──
+
+  // ── mines and pools ──
+  // ── end mines and pools ──
+
+  // ── fbox config and account switches ──
+  // ── end fbox config and account switches ──
+
+  // ── operation log ──
+  // ── end operation log ──
+
+  // ── tasks ──
+  // ── end tasks ──
 }

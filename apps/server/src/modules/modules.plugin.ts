@@ -18,6 +18,20 @@ declare module 'fastify' {
     miners: MinerService;
     electricity: ElectricityService;
     totals: TotalService;
+    // ── sub-accounts ──
+    // ── end sub-accounts ──
+
+    // ── mines and pools ──
+    // ── end mines and pools ──
+
+    // ── fbox config and account switches ──
+    // ── end fbox config and account switches ──
+
+    // ── operation log ──
+    // ── end operation log ──
+
+    // ── tasks ──
+    // ── end tasks ──
   }
 }
 
@@ -33,6 +47,20 @@ export const modulesPlugin = fp(
     app.decorate('miners', new MinerService(app));
     app.decorate('electricity', new ElectricityService(app));
     app.decorate('totals', new TotalService(app));
+    // ── sub-accounts ──
+    // ── end sub-accounts ──
+
+    // ── mines and pools ──
+    // ── end mines and pools ──
+
+    // ── fbox config and account switches ──
+    // ── end fbox config and account switches ──
+
+    // ── operation log ──
+    // ── end operation log ──
+
+    // ── tasks ──
+    // ── end tasks ──
   },
   { name: 'modules', dependencies: ['db'] },
 );

@@ -329,4 +329,18 @@ export const en = {
   'errors.unauthorized.description': 'Sorry, you are not allowed to open this page.',
   'errors.common.back': 'Back',
   'errors.common.backHome': 'Back to home',
+  // ── sub-accounts ──
+  // ── end sub-accounts ──
+
+  // ── mines and pools ──
+  // ── end mines and pools ──
+
+  // ── fbox config and account switches ──
+  // ── end fbox config and account switches ──
+
+  // ── operation log ──
+  // ── end operation log ──
+
+  // ── tasks ──
+  // ── end tasks ──
 } as const;

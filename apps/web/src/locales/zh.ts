@@ -327,4 +327,18 @@ export const zh: Record<keyof typeof en, string> = {
 
   'errors.common.back': '返回',
   'errors.common.backHome': '返回首页',
+  // ── sub-accounts ──
+  // ── end sub-accounts ──
+
+  // ── mines and pools ──
+  // ── end mines and pools ──
+
+  // ── fbox config and account switches ──
+  // ── end fbox config and account switches ──
+
+  // ── operation log ──
+  // ── end operation log ──
+
+  // ── tasks ──
+  // ── end tasks ──
 };

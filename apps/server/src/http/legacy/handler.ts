@@ -77,4 +77,18 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   minerChangeMode: 'api.commandSent',
   minerMultipleOperate: 'api.commandSent',
   electricitySetMeter: 'api.modified',
+  // ── sub-accounts ──
+  // ── end sub-accounts ──
+
+  // ── mines and pools ──
+  // ── end mines and pools ──
+
+  // ── fbox config and account switches ──
+  // ── end fbox config and account switches ──
+
+  // ── operation log ──
+  // ── end operation log ──
+
+  // ── tasks ──
+  // ── end tasks ──
 };

@@ -3,9 +3,14 @@ import { authHandlers } from '../../modules/auth/auth.routes.js';
 import { commandHandlers } from '../../modules/command/command.routes.js';
 import { electricityHandlers } from '../../modules/electricity/electricity.routes.js';
 import { fboxHandlers } from '../../modules/fbox/fbox.routes.js';
+import { fboxConfigHandlers } from '../../modules/fbox-config/fbox-config.routes.js';
 import { messageHandlers } from '../../modules/message/message.routes.js';
+import { mineHandlers } from '../../modules/mine/mine.routes.js';
 import { minerHandlers } from '../../modules/miner/miner.routes.js';
+import { oplogHandlers } from '../../modules/oplog/oplog.routes.js';
+import { subAccountHandlers } from '../../modules/subaccount/subaccount.routes.js';
 import { tankHandlers } from '../../modules/tank/tank.routes.js';
+import { taskHandlers } from '../../modules/task/task.routes.js';
 import { totalHandlers } from '../../modules/total/total.routes.js';
 import { userHandlers } from '../../modules/user/user.routes.js';
 import type { HandlerMap } from './handler.js';
@@ -22,4 +27,9 @@ export const legacyHandlers: HandlerMap = {
   ...commandHandlers,
   ...electricityHandlers,
   ...totalHandlers,
+  ...subAccountHandlers,
+  ...mineHandlers,
+  ...fboxConfigHandlers,
+  ...oplogHandlers,
+  ...taskHandlers,
 };

@@ -48,5 +48,19 @@ export const deviceGroup: RouteGroup = {
       page: () => import('./MinerDetailPage').then((m) => m.MinerDetailPage),
       meta: { titleKey: 'app.route.machineDetail', hidden: true, activeMenu: '/device/machineList' },
     },
+    // ── sub-accounts ──
+    // ── end sub-accounts ──
+
+    // ── mines and pools ──
+    // ── end mines and pools ──
+
+    // ── fbox config and account switches ──
+    // ── end fbox config and account switches ──
+
+    // ── operation log ──
+    // ── end operation log ──
+
+    // ── tasks ──
+    // ── end tasks ──
   ],
 };

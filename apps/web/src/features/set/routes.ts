@@ -9,5 +9,19 @@ export const setGroup: RouteGroup = {
     { path: '/set/account', layout: 'main', meta: { titleKey: 'app.route.observerAccount' } },
     // Sub accounts never see it (spec §6); the role entry mirrors the original placeholder.
     { path: '/set/subAccount', layout: 'main', meta: { titleKey: 'app.route.subAccount', roles: ['admin'] } },
+    // ── sub-accounts ──
+    // ── end sub-accounts ──
+
+    // ── mines and pools ──
+    // ── end mines and pools ──
+
+    // ── fbox config and account switches ──
+    // ── end fbox config and account switches ──
+
+    // ── operation log ──
+    // ── end operation log ──
+
+    // ── tasks ──
+    // ── end tasks ──
   ],
 };

@@ -1,0 +1,29 @@
+import type { z } from 'zod';
+import type { Permission } from './access.js';
+
+/** One endpoint described as data: the server registers routes from it, the web calls through it. */
+export interface Endpoint<
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  D extends z.ZodType = z.ZodType,
+> {
+  method: 'GET' | 'POST';
+  /** Path without the `/api` alias prefix. */
+  path: string;
+  permission: Permission;
+  query?: Q;
+  body?: B;
+  data: D;
+  /** Info-style call: the envelope also carries `info`, and the web shows failures as a 2 s toast. */
+  info?: boolean;
+  /** The call changes state (recorded by the operation log). */
+  mutates?: boolean;
+  /**
+   * The call answers a file download (CSV) instead of the envelope on success; failures still
+   * answer the JSON envelope. `data` then describes the file's text.
+   */
+  download?: boolean;
+}
+
+/** Keeps each endpoint's exact shape, so an endpoint without a body has no `body` in its type. */
+export const endpoint = <const E extends Endpoint>(e: E): E => e;

@@ -1,0 +1,2 @@
+/** The operation log: every state-changing call, read-only. */
+export const oplogEndpoints = {} as const;
