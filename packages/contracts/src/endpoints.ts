@@ -60,6 +60,7 @@ import {
 } from './miner.js';
 import { mineEndpoints } from './mines.js';
 import { oplogEndpoints } from './oplog.js';
+import { poolEndpoints } from './pools.js';
 import {
   TankAddBodySchema,
   TankBatchResultSchema,
@@ -504,6 +505,7 @@ export const endpoints = {
   ...deviceEndpoints(),
   ...accountEndpoints,
   ...mineEndpoints,
+  ...poolEndpoints,
   ...fboxConfigEndpoints,
   ...oplogEndpoints,
   ...taskEndpoints,

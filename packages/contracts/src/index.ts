@@ -16,6 +16,7 @@ export * from './miner.js';
 export * from './mines.js';
 export * from './mqtt.js';
 export * from './oplog.js';
+export * from './pools.js';
 export * from './rules.js';
 export * from './tank.js';
 export * from './tasks.js';

@@ -178,6 +178,17 @@ export const sharedEn = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'rule.httpUrl': 'must be an http:// or https:// address',
+  'rule.setOrClear': 'cannot be set and cleared at once',
+  'api.poolSubaccountTaken': 'This pool subaccount and coin are already listed for the mine',
+  'field.subaccount': 'Subaccount name',
+  'field.coin': 'Coin',
+  'field.link': 'Link',
+  'field.observer_url': 'Observer link',
+  'field.api_key': 'API key',
+  'field.api_secret': 'API secret',
+  'field.clear_api_key': 'Remove API key',
+  'field.clear_api_secret': 'Remove API secret',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
@@ -366,6 +377,17 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'rule.httpUrl': '必须是 http:// 或 https:// 地址',
+  'rule.setOrClear': '不能同时设置和清除',
+  'api.poolSubaccountTaken': '该矿场已有此矿池子账户和币种',
+  'field.subaccount': '子账户名',
+  'field.coin': '币种',
+  'field.link': '链接',
+  'field.observer_url': '观察者链接',
+  'field.api_key': 'API 密钥',
+  'field.api_secret': 'API 私钥',
+  'field.clear_api_key': '删除 API 密钥',
+  'field.clear_api_secret': '删除 API 私钥',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -129,6 +129,11 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end sub-accounts (0006) ──
 
   // ── mines and pools (0007) ──
+  // Loaded here so the shared import block stays untouched by this slot.
+  '0011_pools': {
+    up: async (db) => (await import('./migration-pools.js')).poolsMigration(dialect).up(db),
+    down: async (db) => (await import('./migration-pools.js')).poolsMigration(dialect).down?.(db),
+  },
   // ── end mines and pools (0007) ──
 
   // ── fbox config and account switches (0008) ──

@@ -102,6 +102,8 @@ export interface DB extends DevicesDB {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  observer_links: import('./pools-schema.js').ObserverLinksTable;
+  pool_subaccounts: import('./pools-schema.js').PoolSubaccountsTable;
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -22,6 +22,7 @@ declare module 'fastify' {
     // ── end sub-accounts ──
 
     // ── mines and pools ──
+    pools: import('./pool/pool.service.js').PoolService;
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
@@ -51,6 +52,8 @@ export const modulesPlugin = fp(
     // ── end sub-accounts ──
 
     // ── mines and pools ──
+    // Loaded here so the shared import block stays untouched by this slot.
+    app.decorate('pools', new (await import('./pool/pool.service.js')).PoolService(app));
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──

@@ -81,6 +81,10 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  observerLinkCreate: 'api.modified',
+  observerLinkDelete: 'api.modified',
+  poolSubaccountSave: 'api.modified',
+  poolSubaccountRemove: 'api.modified',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

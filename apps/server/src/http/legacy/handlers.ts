@@ -8,6 +8,7 @@ import { messageHandlers } from '../../modules/message/message.routes.js';
 import { mineHandlers } from '../../modules/mine/mine.routes.js';
 import { minerHandlers } from '../../modules/miner/miner.routes.js';
 import { oplogHandlers } from '../../modules/oplog/oplog.routes.js';
+import { poolHandlers } from '../../modules/pool/pool.routes.js';
 import { subAccountHandlers } from '../../modules/subaccount/subaccount.routes.js';
 import { tankHandlers } from '../../modules/tank/tank.routes.js';
 import { taskHandlers } from '../../modules/task/task.routes.js';
@@ -29,6 +30,7 @@ export const legacyHandlers: HandlerMap = {
   ...totalHandlers,
   ...subAccountHandlers,
   ...mineHandlers,
+  ...poolHandlers,
   ...fboxConfigHandlers,
   ...oplogHandlers,
   ...taskHandlers,
