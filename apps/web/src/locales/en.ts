@@ -333,6 +333,26 @@ export const en = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'app.route.poolSubaccount': 'Mining Pool Subaccount',
+  'pools.common.search': 'Search pool, subaccount or coin',
+  'pools.common.createdAt': 'Added',
+  'pools.common.updatedAt': 'Updated',
+  'pools.common.poolPlaceholder': 'e.g. F2Pool, AntPool, ViaBTC',
+  'pools.common.coinPlaceholder': 'e.g. BTC',
+  'pools.common.urlPlaceholder': 'https://…',
+  'pools.link.create': 'Add observer link',
+  'pools.link.createTitle': 'Add observer link',
+  'pools.link.deleteConfirm': 'Delete the observer link of {{subaccount}} at {{pool}}?',
+  'pools.subaccount.create': 'Add pool subaccount',
+  'pools.subaccount.createTitle': 'Add pool subaccount',
+  'pools.subaccount.editTitle': 'Edit pool subaccount',
+  'pools.subaccount.deleteConfirm': 'Delete the pool subaccount {{subaccount}} at {{pool}}?',
+  'pools.secret.stored': 'Stored',
+  'pools.secret.none': 'None',
+  'pools.secret.storedKeep': 'Stored — leave empty to keep',
+  'pools.secret.notStored': 'Not stored',
+  'pools.secret.writeOnly': 'Saved but never shown again',
+  'pools.secret.remove': 'Remove the stored value',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -331,6 +331,26 @@ export const zh: Record<keyof typeof en, string> = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'app.route.poolSubaccount': '矿池子账户',
+  'pools.common.search': '搜索矿池、子账户或币种',
+  'pools.common.createdAt': '添加时间',
+  'pools.common.updatedAt': '更新时间',
+  'pools.common.poolPlaceholder': '例如 F2Pool、AntPool、ViaBTC',
+  'pools.common.coinPlaceholder': '例如 BTC',
+  'pools.common.urlPlaceholder': 'https://…',
+  'pools.link.create': '添加观察者链接',
+  'pools.link.createTitle': '添加观察者链接',
+  'pools.link.deleteConfirm': '删除 {{pool}} 上 {{subaccount}} 的观察者链接？',
+  'pools.subaccount.create': '添加矿池子账户',
+  'pools.subaccount.createTitle': '添加矿池子账户',
+  'pools.subaccount.editTitle': '编辑矿池子账户',
+  'pools.subaccount.deleteConfirm': '删除 {{pool}} 上的矿池子账户 {{subaccount}}？',
+  'pools.secret.stored': '已保存',
+  'pools.secret.none': '无',
+  'pools.secret.storedKeep': '已保存 — 留空则保留',
+  'pools.secret.notStored': '未保存',
+  'pools.secret.writeOnly': '保存后不再显示',
+  'pools.secret.remove': '删除已保存的值',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

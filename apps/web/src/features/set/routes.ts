@@ -6,13 +6,24 @@ export const setGroup: RouteGroup = {
   meta: { titleKey: 'app.route.set', icon: 'set' },
   defaultOpen: true,
   routes: [
-    { path: '/set/account', layout: 'main', meta: { titleKey: 'app.route.observerAccount' } },
+    {
+      path: '/set/account',
+      layout: 'main',
+      page: () => import('./ObserverAccountPage').then((m) => m.ObserverAccountPage),
+      meta: { titleKey: 'app.route.observerAccount' },
+    },
     // Sub accounts never see it (spec §6); the role entry mirrors the original placeholder.
     { path: '/set/subAccount', layout: 'main', meta: { titleKey: 'app.route.subAccount', roles: ['admin'] } },
     // ── sub-accounts ──
     // ── end sub-accounts ──
 
     // ── mines and pools ──
+    {
+      path: '/set/poolSubaccount',
+      layout: 'main',
+      page: () => import('./PoolSubaccountPage').then((m) => m.PoolSubaccountPage),
+      meta: { titleKey: 'app.route.poolSubaccount' },
+    },
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──

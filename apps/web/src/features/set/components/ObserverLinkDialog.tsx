@@ -1,0 +1,63 @@
+import { ObserverLinkCreateBodySchema, poolLimits } from '@fbox/contracts';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api';
+import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { useCreateObserverLink } from '../api';
+
+interface ObserverLinkValues {
+  pool: string;
+  subaccount: string;
+  coin: string;
+  link: string;
+}
+
+const shape = ObserverLinkCreateBodySchema.shape;
+
+/** Adds an observer link to the selected mine: every field required, the link an http(s) address. */
+export const ObserverLinkDialog = ({ onClose }: { onClose: () => void }) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<ObserverLinkValues>();
+  const create = useCreateObserverLink();
+  const onFinish = async (values: ObserverLinkValues) => {
+    try {
+      await create.mutateAsync(values);
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+    }
+  };
+  const field = (name: keyof ObserverLinkValues, label: string, max: number, placeholder?: string) => (
+    <Form.Item name={name} label={label} required rules={[schemaRule(shape[name], { label })]}>
+      <Input maxLength={max} placeholder={placeholder} />
+    </Form.Item>
+  );
+  return (
+    <Modal
+      open
+      title={t('pools.link.createTitle')}
+      okText={t('common.action.save')}
+      cancelText={t('common.action.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={create.isPending}
+      maskClosable={false}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        name="observerLinkForm"
+        layout="vertical"
+        onFinish={onFinish}
+        data-testid="observer-link-form"
+      >
+        {field('pool', t('field.pool'), poolLimits.poolMax, t('pools.common.poolPlaceholder'))}
+        {field('subaccount', t('field.subaccount'), poolLimits.subaccountMax)}
+        {field('coin', t('field.coin'), poolLimits.coinMax, t('pools.common.coinPlaceholder'))}
+        {field('link', t('field.link'), poolLimits.urlMax, t('pools.common.urlPlaceholder'))}
+      </Form>
+    </Modal>
+  );
+};
