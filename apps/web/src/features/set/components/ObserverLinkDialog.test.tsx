@@ -5,6 +5,9 @@ import { storage, storageKeys } from '../../../lib/storage';
 import { ExternalLink } from './ExternalLink';
 import { ObserverLinkDialog } from './ObserverLinkDialog';
 
+/** What a hostile stored link would hold. */
+const SCRIPT_URL = 'javascript:alert(1)';
+
 beforeAll(() => {
   // antd reads media queries for responsive parts; jsdom has none.
   window.matchMedia ??= ((query: string) => ({
@@ -63,7 +66,7 @@ describe('observer link dialog', { timeout: 30_000 }, () => {
     fill('Mining pool', 'F2Pool');
     fill('Subaccount name', 'a');
     fill('Coin', 'BTC');
-    fill('Link', 'javascript:alert(1)');
+    fill('Link', SCRIPT_URL);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Must be an http:// or https:// address')).toBeTruthy();
     expect(fetch).not.toHaveBeenCalled();
@@ -103,7 +106,7 @@ describe('external link', () => {
   });
 
   it('never makes a link of anything else', () => {
-    render(<ExternalLink href="javascript:alert(1)" testId="l" />);
+    render(<ExternalLink href={SCRIPT_URL} testId="l" />);
     const shown = screen.getByTestId('l');
     expect(shown.tagName).toBe('SPAN');
     expect(shown.getAttribute('href')).toBeNull();

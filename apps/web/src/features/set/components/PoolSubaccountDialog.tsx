@@ -49,6 +49,10 @@ export const PoolSubaccountDialog = ({
   const { t } = useTranslation();
   const [form] = Form.useForm<PoolSubaccountValues>();
   const save = useSavePoolSubaccount();
+  const clearing = {
+    api_key: Form.useWatch('clear_api_key', form) === true,
+    api_secret: Form.useWatch('clear_api_secret', form) === true,
+  };
   const onFinish = async (values: PoolSubaccountValues) => {
     try {
       await save.mutateAsync({
@@ -82,28 +86,30 @@ export const PoolSubaccountDialog = ({
           <Input.Password
             maxLength={poolLimits.secretMax}
             autoComplete="new-password"
+            disabled={clearing[name]}
             aria-label={label}
             data-testid={`pool-subaccount-${name}`}
             placeholder={stored ? t('pools.secret.storedKeep') : t('pools.secret.notStored')}
           />
         </Form.Item>
         {stored && (
-          <Form.Item noStyle name={`clear_${name}`} valuePropName="checked">
-            <Checkbox
-              className={styles.secretState}
-              data-testid={`pool-subaccount-clear_${name}`}
-              onChange={(e) => {
-                if (e.target.checked) form.setFieldValue(name, '');
-              }}
-            >
-              {t('pools.secret.remove')}
-            </Checkbox>
-          </Form.Item>
+          <div className={styles.secretState}>
+            <Form.Item noStyle name={`clear_${name}`} valuePropName="checked">
+              <Checkbox
+                data-testid={`pool-subaccount-clear_${name}`}
+                onChange={(e) => {
+                  if (e.target.checked) form.setFieldValue(name, '');
+                }}
+              >
+                {t('pools.secret.remove')}
+              </Checkbox>
+            </Form.Item>
+          </div>
         )}
         {!stored && (
-          <Typography.Text type="secondary" className={styles.secretState}>
-            {t('pools.secret.writeOnly')}
-          </Typography.Text>
+          <div className={styles.secretState}>
+            <Typography.Text type="secondary">{t('pools.secret.writeOnly')}</Typography.Text>
+          </div>
         )}
       </Form.Item>
     );
