@@ -20,8 +20,7 @@ const wordsOf = (key: string): string[] =>
  */
 export const isSecretKey = (key: string): boolean =>
   wordsOf(key).some(
-    (word) =>
-      /password|passwd|pwd|secret|token|credential/.test(word) || /(key|code|otp)$/.test(word),
+    (word) => /password|passwd|pwd|secret|token|credential/.test(word) || /(key|code|otp)$/.test(word),
   );
 
 const MAX_ITEMS = 50;

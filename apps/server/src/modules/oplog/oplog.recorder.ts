@@ -23,7 +23,8 @@ type Outcome = { code: number; key: SharedMessageKey; params: Record<string, str
 
 const outcomeOf = (name: EndpointName, failure: unknown): Outcome => {
   if (failure === null) return { code: Code.OK, key: successMessages[name] ?? 'api.ok', params: {} };
-  if (failure instanceof ApiError) return { code: failure.code, key: failure.messageKey, params: failure.params ?? {} };
+  if (failure instanceof ApiError)
+    return { code: failure.code, key: failure.messageKey, params: failure.params ?? {} };
   const issues = (failure as { issues?: unknown } | null)?.issues;
   if (Array.isArray(issues) && issues[0]) {
     const issue = issues[0];

@@ -36,7 +36,8 @@ export const localizeMessage = (lang: Language, key: string, paramsJson: string)
   if (!isKey(key)) return key;
   const raw = (parseJson(paramsJson) ?? {}) as Record<string, string | number>;
   const params: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(raw)) params[name] = isKey(value) ? translate(lang, value, raw) : value;
+  for (const [name, value] of Object.entries(raw))
+    params[name] = isKey(value) ? translate(lang, value, raw) : value;
   return translate(lang, key, params);
 };
 
@@ -65,7 +66,8 @@ export class OplogService {
 
   scopeOf(user: Reader): OplogScope {
     if (user.role === 'master') return { kind: 'master', masterId: user.id };
-    if (user.role === 'administrator') return { kind: 'administrator', masterId: user.masterId, userId: user.id };
+    if (user.role === 'administrator')
+      return { kind: 'administrator', masterId: user.masterId, userId: user.id };
     return { kind: 'own', userId: user.id };
   }
 
@@ -76,7 +78,8 @@ export class OplogService {
     if (q.user_id !== undefined && q.user_id !== user.id) {
       const visible =
         scope.kind !== 'own' &&
-        ((await this.repo.inAccount(user.masterId, q.user_id)) || (await this.repo.hasRecordsOf(scope, q.user_id)));
+        ((await this.repo.inAccount(user.masterId, q.user_id)) ||
+          (await this.repo.hasRecordsOf(scope, q.user_id)));
       if (!visible) throw new ApiError(Code.NOT_FOUND, 'api.notFound');
     }
     return {
