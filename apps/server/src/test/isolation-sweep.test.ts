@@ -224,7 +224,7 @@ describeDb('isolation sweep: every endpoint refuses objects of another account o
       e.method === 'GET'
         ? await get(t.app, e.path, asQuery(input), { token })
         : await post(t.app, e.path, input, { token });
-    return { body: res.body, json: res.headers['content-type']?.includes('json') ? res.json() : null };
+    return { body: res.body, json: String(res.headers['content-type']).includes('json') ? res.json() : null };
   };
 
   it('knows every endpoint that takes no id as an own-account endpoint, with a reason', () => {

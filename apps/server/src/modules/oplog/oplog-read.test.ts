@@ -86,7 +86,7 @@ describeDb('operation log: reading', () => {
     const res = await list('master');
     expect(res.code).toBe(1);
     expect(summary(res.data.items)).toEqual([
-      'boss areaEdit #' + north + ' North',
+      `boss areaEdit #${north} North`,
       `${operator.username} minerRestart #999`,
       `${admin.username} fboxCreate N2`,
       'boss fboxCreate N1',

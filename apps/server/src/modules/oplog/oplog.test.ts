@@ -36,7 +36,7 @@ describeDb('operation log: recording', () => {
           token: tok,
         })
       : post(t.app, e.path, input, { token: tok, remoteAddress: '203.0.113.9' })
-    ).then((r) => (r.headers['content-type']?.includes('json') ? r.json() : { code: Code.OK }));
+    ).then((r) => (String(r.headers['content-type']).includes('json') ? r.json() : { code: Code.OK }));
 
   it('records every recorded endpoint once per call with who, where, what and the outcome', async () => {
     // The login above is the first record.
