@@ -83,8 +83,9 @@ export const legacyPlugin = fp(
         let user: SessionUser | null = null;
         let input: unknown;
         // Every state-changing call is recorded in the operation log, whatever its outcome.
-        const record = (failure: unknown) =>
-          recorded && recordCall(app, { name, endpoint, request, user, input, failure });
+        const record = recorded
+          ? (failure: unknown) => recordCall(app, { name, endpoint, request, user, input, failure })
+          : null;
         try {
           const query = isRecord(request.query) ? request.query : {};
           const raw = endpoint.method === 'GET' ? query : (request.body ?? {});
@@ -124,12 +125,12 @@ export const legacyPlugin = fp(
             lang,
             client: { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null },
           });
-          await record(null);
+          if (record) await record(null);
           if (endpoint.download) return sendFile(reply, data as FileDownload);
           const msg = translate(lang, successMessages[name] ?? 'api.ok');
           return sendEnvelope(reply, envelopeOf(Code.OK, msg, data, info));
         } catch (error) {
-          await record(error);
+          if (record) await record(error);
           if (error instanceof InvalidInput)
             return sendEnvelope(reply, validationError(fieldErrors(error.issues, lang), lang));
           if (error instanceof ApiError) return sendEnvelope(reply, envelopeOfError(error, lang, info));
