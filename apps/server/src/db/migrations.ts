@@ -11,6 +11,7 @@ import type { Dialect } from './database.js';
 import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { minerListMigration } from './migration-miner-list.js';
+import { oplogMigration } from './migration-oplog.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -140,6 +141,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end fbox config and account switches (0008) ──
 
   // ── operation log (0009) ──
+  '0009_operation_log': oplogMigration(dialect),
   // ── end operation log (0009) ──
 
   // ── tasks (0010) ──

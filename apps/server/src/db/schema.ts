@@ -110,6 +110,7 @@ export interface DB extends DevicesDB {
   // ── end fbox config and account switches ──
 
   // ── operation log ──
+  operation_log: import('./oplog-schema.js').OperationLogTable;
   // ── end operation log ──
 
   // ── tasks ──

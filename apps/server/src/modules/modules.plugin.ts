@@ -4,6 +4,7 @@ import { ElectricityService } from './electricity/electricity.service.js';
 import { FboxService } from './fbox/fbox.service.js';
 import { MessageService } from './message/message.service.js';
 import { MinerService } from './miner/miner.service.js';
+import { OplogService } from './oplog/oplog.service.js';
 import { TankService } from './tank/tank.service.js';
 import { TotalService } from './total/total.service.js';
 import { UserService } from './user/user.service.js';
@@ -29,6 +30,7 @@ declare module 'fastify' {
     // ── end fbox config and account switches ──
 
     // ── operation log ──
+    oplog: OplogService;
     // ── end operation log ──
 
     // ── tasks ──
@@ -60,6 +62,7 @@ export const modulesPlugin = fp(
     // ── end fbox config and account switches ──
 
     // ── operation log ──
+    app.decorate('oplog', new OplogService(app));
     // ── end operation log ──
 
     // ── tasks ──

@@ -359,6 +359,23 @@ export const en = {
   // ── end fbox config and account switches ──
 
   // ── operation log ──
+  'oplog.route.title': 'Operation log',
+  'oplog.filter.user': 'User',
+  'oplog.filter.action': 'Operation',
+  'oplog.filter.mine': 'Mine',
+  'oplog.filter.outcome': 'Outcome',
+  'oplog.filter.time': 'Time range',
+  'oplog.column.time': 'Time',
+  'oplog.column.user': 'User',
+  'oplog.column.ip': 'IP',
+  'oplog.column.mine': 'Mine',
+  'oplog.column.action': 'Operation',
+  'oplog.column.target': 'Target',
+  'oplog.column.params': 'Parameters',
+  'oplog.column.outcome': 'Outcome',
+  'oplog.params.show': 'Show all',
+  'oplog.params.hide': 'Hide',
+  'oplog.export': 'Export CSV',
   // ── end operation log ──
 
   // ── tasks ──

@@ -357,6 +357,23 @@ export const zh: Record<keyof typeof en, string> = {
   // ── end fbox config and account switches ──
 
   // ── operation log ──
+  'oplog.route.title': '操作日志',
+  'oplog.filter.user': '用户',
+  'oplog.filter.action': '操作',
+  'oplog.filter.mine': '矿场',
+  'oplog.filter.outcome': '结果',
+  'oplog.filter.time': '时间范围',
+  'oplog.column.time': '时间',
+  'oplog.column.user': '用户',
+  'oplog.column.ip': 'IP',
+  'oplog.column.mine': '矿场',
+  'oplog.column.action': '操作',
+  'oplog.column.target': '对象',
+  'oplog.column.params': '参数',
+  'oplog.column.outcome': '结果',
+  'oplog.params.show': '展开',
+  'oplog.params.hide': '收起',
+  'oplog.export': '导出 CSV',
   // ── end operation log ──
 
   // ── tasks ──

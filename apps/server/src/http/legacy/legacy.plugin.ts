@@ -4,6 +4,7 @@ import {
   type Endpoint,
   type EndpointName,
   endpoints,
+  isRecordedEndpoint,
   LegacyQuerySchema,
   limits,
   translate,
@@ -12,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import type { SessionUser } from '../../modules/auth/auth.service.js';
+import { recordCall } from '../../modules/oplog/oplog.recorder.js';
 import { ApiError, envelopeOf, envelopeOfError, sendEnvelope, validationError } from '../envelope.js';
 import type { FileDownload, HandlerContext } from './handler.js';
 import { successMessages } from './handler.js';
@@ -74,13 +76,19 @@ export const legacyPlugin = fp(
     for (const [name, endpoint] of Object.entries(endpoints) as [EndpointName, Endpoint][]) {
       const handler = legacyHandlers[name] as AnyHandler;
       const info = endpoint.info === true;
+      const recorded = isRecordedEndpoint(name, endpoint);
 
       const serve = async (request: FastifyRequest, reply: FastifyReply) => {
         const lang = request.lang;
+        let user: SessionUser | null = null;
+        let input: unknown;
+        // Every state-changing call is recorded in the operation log, whatever its outcome.
+        const record = recorded
+          ? (failure: unknown) => recordCall(app, { name, endpoint, request, user, input, failure })
+          : null;
         try {
           const query = isRecord(request.query) ? request.query : {};
           const raw = endpoint.method === 'GET' ? query : (request.body ?? {});
-          let user: SessionUser | null = null;
           if (endpoint.permission !== 'public') {
             // The session query also resolves the request's mine, so scoped calls skip a lookup.
             const scope = LegacyQuerySchema.safeParse({
@@ -107,7 +115,7 @@ export const legacyPlugin = fp(
             raw.area_id === undefined &&
             query.area_id !== undefined &&
             hasAreaId(schema);
-          const input = schema ? parse(schema, fromQuery ? { ...raw, area_id: query.area_id } : raw) : {};
+          input = schema ? parse(schema, fromQuery ? { ...raw, area_id: query.area_id } : raw) : {};
           const legacy = parse(LegacyQuerySchema, { area_id: raw.area_id ?? query.area_id });
           const data = await handler({
             app,
@@ -117,10 +125,12 @@ export const legacyPlugin = fp(
             lang,
             client: { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null },
           });
+          if (record) await record(null);
           if (endpoint.download) return sendFile(reply, data as FileDownload);
           const msg = translate(lang, successMessages[name] ?? 'api.ok');
           return sendEnvelope(reply, envelopeOf(Code.OK, msg, data, info));
         } catch (error) {
+          if (record) await record(error);
           if (error instanceof InvalidInput)
             return sendEnvelope(reply, validationError(fieldErrors(error.issues, lang), lang));
           if (error instanceof ApiError) return sendEnvelope(reply, envelopeOfError(error, lang, info));
