@@ -240,6 +240,10 @@ export const sharedEn = {
   'oplog.action.minerChangeMode': 'Change miner mode',
   'oplog.action.minerMultipleOperate': 'Miner bulk operation',
   'oplog.action.electricitySetMeter': 'Set meter data',
+  'oplog.action.observerLinkCreate': 'Add observer link',
+  'oplog.action.observerLinkDelete': 'Delete observer link',
+  'oplog.action.poolSubaccountSave': 'Save mining pool subaccount',
+  'oplog.action.poolSubaccountRemove': 'Remove mining pool subaccount',
   // ── end operation log ──
 
   // ── tasks ──
@@ -484,6 +488,10 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'oplog.action.minerChangeMode': '修改矿机模式',
   'oplog.action.minerMultipleOperate': '矿机批量操作',
   'oplog.action.electricitySetMeter': '设置电表数据',
+  'oplog.action.observerLinkCreate': '添加观察者链接',
+  'oplog.action.observerLinkDelete': '删除观察者链接',
+  'oplog.action.poolSubaccountSave': '保存矿池子账户',
+  'oplog.action.poolSubaccountRemove': '删除矿池子账户',
   // ── end operation log ──
 
   // ── tasks ──

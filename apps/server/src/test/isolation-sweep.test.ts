@@ -30,6 +30,8 @@ interface Tenant {
   commandId: string;
   batchId: string;
   userId: number;
+  observerLinkId: number;
+  poolSubaccountId: number;
 }
 
 /** Field name → the object it refers to. */
@@ -52,6 +54,8 @@ const idRefs: [RegExp, keyof Tenant][] = [
   [/\/fbox\.area\//, 'areaId'],
   [/\/fbox\.command\//, 'commandId'],
   [/\/fbox\.user\//, 'userId'],
+  [/\/fbox\.pool\//, 'observerLinkId'],
+  [/\/admin\/area\/pool\//, 'poolSubaccountId'],
 ];
 
 /**
@@ -137,8 +141,24 @@ const tenant = async (
     await post(app, '/index/fbox.miner/restart', { area_id: area.id, ids: [minerId] }, { token: ownerToken })
   ).json();
   expect(restart.code).toBe(Code.OK);
+  const caller = { id: owner.id, isMaster: true, parentId: null, role: 'master', area: null } as const;
+  const link = await app.pools.createLink(caller, {
+    area_id: area.id,
+    pool: `${marker} pool`,
+    subaccount: `${marker} sub`,
+    coin: 'BTC',
+    link: 'https://pool.example.com/observer',
+  });
+  const poolSubaccount = await app.pools.saveSubaccount(caller, {
+    area_id: area.id,
+    pool: `${marker} pool`,
+    subaccount: `${marker} sub`,
+    coin: 'BTC',
+  });
   return {
     areaId: area.id,
+    observerLinkId: link.id,
+    poolSubaccountId: poolSubaccount.id,
     fboxId: fbox.id,
     tankId,
     minerId: minerId!,

@@ -34,6 +34,8 @@ export const samples: Record<string, unknown> = {
   number: '13800138000',
   keyword: 'sample',
   pool_address: 'stratum+tcp://pool.example.com:3333',
+  link: 'https://pool.example.com/observer',
+  observer_url: 'https://pool.example.com/observer',
 };
 
 export interface SampleOptions {
