@@ -175,6 +175,15 @@ export const sharedEn = {
   'alertLevel.2': 'Major',
   'alertLevel.3': 'Minor',
   // ── sub-accounts ──
+  'api.usernameTaken': 'This username is already used by another account',
+  'rule.username': 'may use letters, digits and . _ @ - only',
+  'rule.accountStatus': 'must be enabled or disabled',
+  'rule.authority': 'must be administrator or operator',
+  'rule.operatorRule': 'must be a known permission',
+  'rule.chooseMine': 'choose at least one mine',
+  'field.authority': 'Access authority',
+  'field.area_ids': 'Managed mines',
+  'field.rules': 'Permissions',
   // ── end sub-accounts ──
 
   // ── mines and pools ──
@@ -363,6 +372,15 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'alertLevel.2': '重要',
   'alertLevel.3': '次要',
   // ── sub-accounts ──
+  'api.usernameTaken': '该用户名已被其他账号使用',
+  'rule.username': '只能包含字母、数字和 . _ @ -',
+  'rule.accountStatus': '必须为启用或禁用',
+  'rule.authority': '必须为管理员或操作员',
+  'rule.operatorRule': '必须为已知的权限',
+  'rule.chooseMine': '请至少选择一个矿场',
+  'field.authority': '访问权限',
+  'field.area_ids': '管理矿场',
+  'field.rules': '操作权限',
   // ── end sub-accounts ──
 
   // ── mines and pools ──
