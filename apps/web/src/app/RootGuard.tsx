@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { getToken } from '../lib/session';
+import { getToken, rolesStore } from '../lib/session';
+import { useStore } from '../lib/store';
 import { decideAccess } from './guard';
 import { findRoute } from './routes';
 
@@ -22,7 +23,8 @@ const useDocumentTitle = (pathname: string) => {
 export const RootGuard = () => {
   const { pathname, search } = useLocation();
   useDocumentTitle(pathname);
-  const decision = decideAccess(pathname, search, getToken() !== undefined);
+  const roles = useStore(rolesStore);
+  const decision = decideAccess(pathname, search, getToken() !== undefined, roles);
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   return <Outlet />;
 };
