@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { getToken, rolesStore } from '../lib/session';
-import { useStore } from '../lib/store';
 import { decideAccess } from './guard';
 import { findRoute } from './routes';
 
@@ -23,8 +22,9 @@ const useDocumentTitle = (pathname: string) => {
 export const RootGuard = () => {
   const { pathname, search } = useLocation();
   useDocumentTitle(pathname);
-  const roles = useStore(rolesStore);
-  const decision = decideAccess(pathname, search, getToken() !== undefined, roles);
+  // Read, not subscribed: the session loader sets the roles while the old location still shows, and
+  // re-deciding then (e.g. on /login with a fresh token) would redirect away from the wanted page.
+  const decision = decideAccess(pathname, search, getToken() !== undefined, rolesStore.get());
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   return <Outlet />;
 };
