@@ -3,11 +3,11 @@ import type { HandlersFor } from '../../http/legacy/handler.js';
 
 /** HTTP handlers: Sub-accounts (master only, see the contract) and the caller's rules and address. */
 export const subAccountHandlers: HandlersFor<keyof typeof accountEndpoints> = {
-  subAccountList: ({ app, user, input }) => app.subAccounts.list(user.id, input),
-  subAccountCreate: ({ app, user, input }) => app.subAccounts.create(user.id, input),
-  subAccountEdit: ({ app, user, input }) => app.subAccounts.edit(user.id, input),
+  subAccountList: ({ app, user, input }) => app.subAccounts.list(user, input),
+  subAccountCreate: ({ app, user, input }) => app.subAccounts.create(user, input),
+  subAccountEdit: ({ app, user, input }) => app.subAccounts.edit(user, input),
   subAccountDelete: async ({ app, user, input }) => {
-    await app.subAccounts.delete(user.id, input.id);
+    await app.subAccounts.delete(user, input.id);
     return null;
   },
   ruleList: async ({ app, user }) => app.subAccounts.rules(user),

@@ -31,6 +31,14 @@ const notFound = (): never => {
   throw new ApiError(Code.NOT_FOUND, 'api.notFound');
 };
 
+type Master = Pick<SessionUser, 'id' | 'role'>;
+
+/** Only masters manage sub-accounts (the contract says so too; services do not trust callers). */
+const masterId = (user: Master): number => {
+  if (user.role !== 'master') throw new ApiError(Code.FORBIDDEN, 'api.forbidden');
+  return user.id;
+};
+
 /** The rules stored for an authority: an administrator holds every rule, so none are stored. */
 const storedRules = (authority: Authority, rules: readonly OperatorRule[] | undefined): string =>
   JSON.stringify(authority === 'administrator' ? [] : operatorRules.filter((r) => rules?.includes(r)));
@@ -46,9 +54,9 @@ export class SubAccountService {
     private readonly clock: Clock,
   ) {}
 
-  async list(masterId: number, query: SubAccountListQuery): Promise<ListPage<SubAccount>> {
+  async list(master: Master, query: SubAccountListQuery): Promise<ListPage<SubAccount>> {
     const repo = new SubAccountRepository(this.db);
-    const { rows, total } = await repo.list(masterId, query);
+    const { rows, total } = await repo.list(masterId(master), query);
     return { items: await this.withAreas(repo, rows), total, page: query.page, limit: query.limit };
   }
 
@@ -57,14 +65,15 @@ export class SubAccountService {
    * mine that is not the master's, leaves nothing behind.
    * @throws ApiError CONFLICT for a taken username, email or phone; NOT_FOUND for a foreign mine.
    */
-  async create(masterId: number, body: SubAccountCreateBody): Promise<SubAccount> {
+  async create(master: Master, body: SubAccountCreateBody): Promise<SubAccount> {
+    const ownerId = masterId(master);
     const passwordHash = await hashPassword(body.password);
     const id = await this.transaction(async (repo, users) => {
       await this.checkUnique(repo, users, body, -1);
-      const areaIds = await this.checkAreas(repo, masterId, body.area_ids);
+      const areaIds = await this.checkAreas(repo, ownerId, body.area_ids);
       const now = this.clock();
       const userId = await repo.insert(
-        masterId,
+        ownerId,
         {
           username: body.username,
           password_hash: passwordHash,
@@ -96,19 +105,20 @@ export class SubAccountService {
       await repo.setAreas(userId, areaIds);
       return userId;
     });
-    return this.get(masterId, id);
+    return this.get(ownerId, id);
   }
 
   /**
    * Changes the fields present in the body. Disabling the account or giving it a new password ends
    * its sessions at once; authority, rules and mines apply to its next request.
    */
-  async edit(masterId: number, body: SubAccountEditBody): Promise<SubAccount> {
+  async edit(master: Master, body: SubAccountEditBody): Promise<SubAccount> {
+    const ownerId = masterId(master);
     const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
     await this.transaction(async (repo, users) => {
-      const current = (await repo.findOwned(masterId, body.id)) ?? notFound();
+      const current = (await repo.findOwned(ownerId, body.id)) ?? notFound();
       await this.checkUnique(repo, users, body, body.id);
-      const areaIds = body.area_ids && (await this.checkAreas(repo, masterId, body.area_ids));
+      const areaIds = body.area_ids && (await this.checkAreas(repo, ownerId, body.area_ids));
       const now = this.clock();
       const values: Updateable<UsersTable> = {};
       if (body.username !== undefined) values.username = body.username;
@@ -126,13 +136,14 @@ export class SubAccountService {
       if (areaIds) await repo.setAreas(body.id, areaIds);
       if (values.status === 0 || passwordHash !== undefined) await repo.revokeSessions(body.id, now);
     });
-    return this.get(masterId, body.id);
+    return this.get(ownerId, body.id);
   }
 
   /** Deletes the sub-account; its sessions end with it. */
-  async delete(masterId: number, id: number): Promise<void> {
+  async delete(master: Master, id: number): Promise<void> {
+    const ownerId = masterId(master);
     await this.transaction(async (repo) => {
-      if (!(await repo.findOwned(masterId, id))) notFound();
+      if (!(await repo.findOwned(ownerId, id))) notFound();
       await repo.revokeSessions(id, this.clock());
       await repo.delete(id);
     });
@@ -143,9 +154,9 @@ export class SubAccountService {
     return { role: user.role, rules: effectiveRules(user), all: [...operatorRules] };
   }
 
-  private async get(masterId: number, id: number): Promise<SubAccount> {
+  private async get(ownerId: number, id: number): Promise<SubAccount> {
     const repo = new SubAccountRepository(this.db);
-    const row = (await repo.findOwned(masterId, id)) ?? notFound();
+    const row = (await repo.findOwned(ownerId, id)) ?? notFound();
     const [item] = await this.withAreas(repo, [row]);
     return item ?? notFound();
   }
@@ -187,9 +198,9 @@ export class SubAccountService {
    * The mines without repeats, when every one is the master's own; another account's mine answers
    * "not found".
    */
-  private async checkAreas(repo: SubAccountRepository, masterId: number, areaIds: number[]) {
+  private async checkAreas(repo: SubAccountRepository, ownerId: number, areaIds: number[]) {
     const unique = [...new Set(areaIds)];
-    if ((await repo.countOwnedAreas(masterId, unique)) !== unique.length) notFound();
+    if ((await repo.countOwnedAreas(ownerId, unique)) !== unique.length) notFound();
     return unique;
   }
 

@@ -459,4 +459,14 @@ describeDb('sub-accounts (fbox.user)', () => {
     );
     expect(await snapshot()).toEqual(before);
   });
+
+  it('refuses sub-account changes in the service itself when the caller is not a master', async () => {
+    const admin = await createSubAccount(t.app, master, [north.id], { authority: 'administrator' });
+    const caller = { id: admin.id, role: 'administrator' as const };
+    await expect(t.app.subAccounts.list(caller, { page: 1, limit: 20 })).rejects.toMatchObject({
+      code: Code.FORBIDDEN,
+    });
+    await expect(t.app.subAccounts.delete(caller, admin.id)).rejects.toMatchObject({ code: Code.FORBIDDEN });
+    expect((await userRows()).map((u) => u.id)).toContain(admin.id);
+  });
 });
