@@ -175,6 +175,15 @@ export const sharedEn = {
   'alertLevel.2': 'Major',
   'alertLevel.3': 'Minor',
   // ── sub-accounts ──
+  'api.usernameTaken': 'This username is already used by another account',
+  'rule.username': 'may use letters, digits and . _ @ - only',
+  'rule.accountStatus': 'must be enabled or disabled',
+  'rule.authority': 'must be administrator or operator',
+  'rule.operatorRule': 'must be a known permission',
+  'rule.chooseMine': 'choose at least one mine',
+  'field.authority': 'Access authority',
+  'field.area_ids': 'Managed mines',
+  'field.rules': 'Permissions',
   // ── end sub-accounts ──
 
   // ── mines and pools ──
@@ -244,6 +253,9 @@ export const sharedEn = {
   'oplog.action.observerLinkDelete': 'Delete observer link',
   'oplog.action.poolSubaccountSave': 'Save mining pool subaccount',
   'oplog.action.poolSubaccountRemove': 'Remove mining pool subaccount',
+  'oplog.action.subAccountCreate': 'Add sub-account',
+  'oplog.action.subAccountEdit': 'Edit sub-account',
+  'oplog.action.subAccountDelete': 'Delete sub-account',
   // ── end operation log ──
 
   // ── tasks ──
@@ -423,6 +435,15 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'alertLevel.2': '重要',
   'alertLevel.3': '次要',
   // ── sub-accounts ──
+  'api.usernameTaken': '该用户名已被其他账号使用',
+  'rule.username': '只能包含字母、数字和 . _ @ -',
+  'rule.accountStatus': '必须为启用或禁用',
+  'rule.authority': '必须为管理员或操作员',
+  'rule.operatorRule': '必须为已知的权限',
+  'rule.chooseMine': '请至少选择一个矿场',
+  'field.authority': '访问权限',
+  'field.area_ids': '管理矿场',
+  'field.rules': '操作权限',
   // ── end sub-accounts ──
 
   // ── mines and pools ──
@@ -492,6 +513,9 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'oplog.action.observerLinkDelete': '删除观察者链接',
   'oplog.action.poolSubaccountSave': '保存矿池子账户',
   'oplog.action.poolSubaccountRemove': '删除矿池子账户',
+  'oplog.action.subAccountCreate': '添加子账户',
+  'oplog.action.subAccountEdit': '编辑子账户',
+  'oplog.action.subAccountDelete': '删除子账户',
   // ── end operation log ──
 
   // ── tasks ──

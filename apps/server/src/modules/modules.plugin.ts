@@ -5,6 +5,7 @@ import { FboxService } from './fbox/fbox.service.js';
 import { MessageService } from './message/message.service.js';
 import { MinerService } from './miner/miner.service.js';
 import { OplogService } from './oplog/oplog.service.js';
+import { SubAccountService } from './subaccount/subaccount.service.js';
 import { TankService } from './tank/tank.service.js';
 import { TotalService } from './total/total.service.js';
 import { UserService } from './user/user.service.js';
@@ -20,6 +21,7 @@ declare module 'fastify' {
     electricity: ElectricityService;
     totals: TotalService;
     // ── sub-accounts ──
+    subAccounts: SubAccountService;
     // ── end sub-accounts ──
 
     // ── mines and pools ──
@@ -51,6 +53,7 @@ export const modulesPlugin = fp(
     app.decorate('electricity', new ElectricityService(app));
     app.decorate('totals', new TotalService(app));
     // ── sub-accounts ──
+    app.decorate('subAccounts', new SubAccountService(app.db, app.clock));
     // ── end sub-accounts ──
 
     // ── mines and pools ──

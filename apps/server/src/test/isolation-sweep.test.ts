@@ -37,6 +37,7 @@ interface Tenant {
 /** Field name → the object it refers to. */
 const fieldRefs: Record<string, keyof Tenant> = {
   area_id: 'areaId',
+  area_ids: 'areaId',
   to_area_id: 'areaId',
   mine_id: 'areaId',
   fbox_id: 'fboxId',
@@ -78,6 +79,9 @@ const ownAccount: Partial<Record<EndpointName, string>> = {
   unreadCount: "counts the caller's own notifications",
   ingestStats: 'server-wide ingest counters, no tenant data (master only)',
   oplogUsers: "lists the users of the caller's own log records",
+  subAccountList: "lists the caller's own sub-accounts (master only)",
+  ruleList: "answers the caller's own role and rules",
+  realIp: "answers the caller's own IP address",
 };
 
 const table = (Object.entries(endpoints) as [EndpointName, Endpoint][]).filter(

@@ -7,9 +7,10 @@ import { userInfoQuery, useUserInfo } from '../features/auth';
 import { unreadCountQuery } from '../features/messages';
 import { areaListQuery, useAreaList, useSelectedArea } from '../features/mines';
 import { AppLayout } from '../layout/AppLayout';
+import { ruleListQuery } from '../lib/access';
 import { setMessageApi } from '../lib/feedback';
 import { loginPath } from '../lib/navigation';
-import { clearSession, getToken, grantLoginRoles } from '../lib/session';
+import { clearSession, getToken, grantRoles, rolesStore } from '../lib/session';
 import { decideAccess } from './guard';
 import { useLiveArea } from './live-updates';
 import { queryClient } from './query-client';
@@ -22,19 +23,25 @@ import { queryClient } from './query-client';
  */
 export const sessionLoader = async ({ request }: LoaderFunctionArgs) => {
   const url = new URL(request.url);
-  const decision = decideAccess(url.pathname, url.search, getToken() !== undefined);
+  const hasToken = getToken() !== undefined;
+  const decision = decideAccess(url.pathname, url.search, hasToken, rolesStore.get());
   if (decision.kind === 'redirect') throw redirect(decision.to);
+  let roles: readonly string[];
   try {
-    await Promise.all([
+    const [info] = await Promise.all([
       queryClient.ensureQueryData(userInfoQuery()),
       queryClient.ensureQueryData(areaListQuery()),
+      queryClient.ensureQueryData(ruleListQuery()),
     ]);
+    roles = info.roles;
   } catch {
     clearSession();
     throw redirect(loginPath(`${url.pathname}${url.search}`));
   }
-  // After a reload the token is all that is left: the role is fixed to admin again (spec §4).
-  grantLoginRoles();
+  // Masters get `admin` (spec §6), sub-accounts their authority: pages limited to masters refuse them.
+  grantRoles(roles);
+  const withRoles = decideAccess(url.pathname, url.search, hasToken, roles);
+  if (withRoles.kind === 'redirect') throw redirect(withRoles.to);
   void queryClient.prefetchQuery(unreadCountQuery());
   return null;
 };

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { getToken } from '../lib/session';
+import { getToken, rolesStore } from '../lib/session';
 import { decideAccess } from './guard';
 import { findRoute } from './routes';
 
@@ -22,7 +22,9 @@ const useDocumentTitle = (pathname: string) => {
 export const RootGuard = () => {
   const { pathname, search } = useLocation();
   useDocumentTitle(pathname);
-  const decision = decideAccess(pathname, search, getToken() !== undefined);
+  // Read, not subscribed: the session loader sets the roles while the old location still shows, and
+  // re-deciding then (e.g. on /login with a fresh token) would redirect away from the wanted page.
+  const decision = decideAccess(pathname, search, getToken() !== undefined, rolesStore.get());
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   return <Outlet />;
 };

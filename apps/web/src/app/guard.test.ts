@@ -40,3 +40,30 @@ describe('decideAccess', () => {
     expect(decideAccess('/401', '', true)).toEqual({ kind: 'allow', needsSession: false });
   });
 });
+
+describe('decideAccess with roles', () => {
+  it('opens the sub-account page to masters (admin) only; sub-accounts go to /401', () => {
+    expect(decideAccess('/set/subAccount', '', true, ['admin'])).toEqual({
+      kind: 'allow',
+      needsSession: true,
+    });
+    expect(decideAccess('/set/subAccount', '', true, ['operator'])).toEqual({ kind: 'redirect', to: '/401' });
+    expect(decideAccess('/set/subAccount', '', true, ['administrator'])).toEqual({
+      kind: 'redirect',
+      to: '/401',
+    });
+  });
+
+  it('leaves the role check to the session loader while the roles are unknown', () => {
+    expect(decideAccess('/set/subAccount', '', true, null)).toEqual({ kind: 'allow', needsSession: true });
+    expect(decideAccess('/set/subAccount', '', false, null)).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Fset%2FsubAccount',
+    });
+  });
+
+  it('opens pages without a role list to every signed-in role', () => {
+    for (const roles of [['admin'], ['administrator'], ['operator']])
+      expect(decideAccess('/device/boxList', '', true, roles)).toEqual({ kind: 'allow', needsSession: true });
+  });
+});

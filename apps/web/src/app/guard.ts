@@ -3,15 +3,19 @@ import { canAccess, findRoute, isAvailable } from './routes';
 
 export type GuardDecision = { kind: 'redirect'; to: string } | { kind: 'allow'; needsSession: boolean };
 
-/** Roles are fixed to admin for anyone holding a token (spec §4, §6). */
-const rolesFor = (hasToken: boolean): string[] => (hasToken ? ['admin'] : []);
-
 /**
  * The access rules of spec §2, as vue-element-admin's permission.js applies them: open pages for
  * visitors, /login for everyone else (remembering path and query), / → /index, unknown or planned
- * pages → /error/404, missing role → /401.
+ * pages → /error/404, missing role → /401. `roles` are the user's route roles (`admin` for a master,
+ * the authority for a sub-account); `null` while unknown (before the user info is read), when the
+ * session loader makes the role check once it knows them.
  */
-export const decideAccess = (pathname: string, search: string, hasToken: boolean): GuardDecision => {
+export const decideAccess = (
+  pathname: string,
+  search: string,
+  hasToken: boolean,
+  roles: readonly string[] | null = null,
+): GuardDecision => {
   const route = findRoute(pathname);
   if (route?.open) {
     if (hasToken && pathname === '/login') return { kind: 'redirect', to: '/' };
@@ -20,6 +24,6 @@ export const decideAccess = (pathname: string, search: string, hasToken: boolean
   if (!hasToken) return { kind: 'redirect', to: loginPath(`${pathname}${search}`) };
   if (pathname === '' || pathname === '/') return { kind: 'redirect', to: `/index${search}` };
   if (!route || !isAvailable(route)) return { kind: 'redirect', to: '/error/404' };
-  if (!canAccess(route, rolesFor(hasToken))) return { kind: 'redirect', to: '/401' };
+  if (roles !== null && !canAccess(route, roles)) return { kind: 'redirect', to: '/401' };
   return { kind: 'allow', needsSession: route.layout === 'main' };
 };

@@ -16,9 +16,10 @@ import { menuIcons } from './menu-icons';
 type MenuItem = Required<MenuProps>['items'][number];
 
 const SIDEBAR_WIDTH = 250;
+const NO_ROLES: readonly string[] = [];
 
 /** Visible means: in the menu, built already, and allowed for the user's roles. */
-const visible = (route: RouteDescriptor, roles: string[]) =>
+const visible = (route: RouteDescriptor, roles: readonly string[]) =>
   !route.meta.hidden && isAvailable(route) && canAccess(route, roles);
 
 /** The sidebar menu, derived from the route table (groups without a visible page are left out). */
@@ -28,7 +29,7 @@ export const Sidebar = () => {
   const { pathname } = useLocation();
   const opened = useStore(sidebarStore);
   const device = useStore(deviceStore);
-  const roles = useStore(rolesStore);
+  const roles = useStore(rolesStore) ?? NO_ROLES;
   const { sidebarLogo } = useSettings();
 
   const { items, defaultOpenKeys } = useMemo(() => {

@@ -10,9 +10,12 @@ import { createStore } from './store';
 export const getToken = (): string | undefined => cookies.get(cookieNames.token) || undefined;
 export const setToken = (token: string): void => cookies.set(cookieNames.token, token);
 
-/** The role is fixed to admin after login; no server role lookup is made (spec §4, §6). */
-export const rolesStore = createStore<string[]>([]);
-export const grantLoginRoles = (): void => rolesStore.set(['admin']);
+/**
+ * The route roles of the signed-in user, from its user info: `admin` for a master account (spec §6),
+ * its authority (`administrator` / `operator`) for a sub-account. `null` until the user info is read.
+ */
+export const rolesStore = createStore<readonly string[] | null>(null);
+export const grantRoles = (roles: readonly string[]): void => rolesStore.set(roles);
 
 /** Bumped on every login and logout, so delayed clean-ups of an older session can tell they are stale. */
 let generation = 0;
@@ -28,14 +31,14 @@ export const onSessionCleared = (listener: () => void): (() => void) => {
 export const startSession = (token: string): void => {
   generation += 1;
   setToken(token);
-  grantLoginRoles();
+  rolesStore.set(null);
 };
 
 /** Clears token, roles and open tabs (spec §4). The area choice stays: it is a preference. */
 export const clearSession = (): void => {
   generation += 1;
   cookies.remove(cookieNames.token);
-  rolesStore.set([]);
+  rolesStore.set(null);
   for (const listener of clearListeners) listener();
 };
 

@@ -78,6 +78,9 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   minerMultipleOperate: 'api.commandSent',
   electricitySetMeter: 'api.modified',
   // ── sub-accounts ──
+  subAccountCreate: 'api.modified',
+  subAccountEdit: 'api.modified',
+  subAccountDelete: 'api.modified',
   // ── end sub-accounts ──
 
   // ── mines and pools ──

@@ -1,6 +1,7 @@
 import { Code, type Endpoint, type EndpointName, endpoints, type OperatorRule } from '@fbox/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
+import { createFbox, createMiners } from '../../test/device-factories.js';
 import { createArea, createMaster, createSubAccount, get, login, post } from '../../test/factories.js';
 
 /**
@@ -90,6 +91,86 @@ describeDb('sub-account status', () => {
       expect(await list()).toMatchObject({ code: 1, data: [{ id: area.id }] });
       await t.app.db.updateTable('users').set({ status: 0 }).where('id', '=', sub.id).execute();
       expect((await list()).code).toBe(Code.NOT_LOGGED_IN);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describeDb('operator rules set by the master', () => {
+  it('refuses a restart without minerControl, allows it once the master ticks the rule', async () => {
+    const t = await buildTestApp();
+    try {
+      const master = await createMaster(t.app);
+      const master2 = await createMaster(t.app);
+      const token = await login(t.app, master);
+      const area = await createArea(t.app, master.id);
+      const other = await createArea(t.app, master.id);
+      const box = await createFbox(t.app, area.id);
+      const [minerId] = await createMiners(t.app, box, [{ sn: 'SN-R1', online: 1 }]);
+      const foreignBox = await createFbox(t.app, (await createArea(t.app, master2.id)).id);
+      const [foreignMiner] = await createMiners(t.app, foreignBox, [{ sn: 'SN-F1' }]);
+      const created = await post(
+        t.app,
+        '/index/fbox.user/create',
+        {
+          username: 'op_rules',
+          password: 'op-rules-pass',
+          nickname: 'Op',
+          mobile: '1 5550199',
+          email: 'op.rules@example.com',
+          authority: 'operator',
+          area_ids: [area.id],
+          rules: ['tankControl'],
+        },
+        { token },
+      );
+      expect(created.json().code).toBe(1);
+      const op = await login(t.app, {
+        id: created.json().data.id,
+        username: 'op_rules',
+        password: 'op-rules-pass',
+      });
+      const restart = (areaId: number, id: number | undefined) =>
+        post(t.app, '/index/fbox.miner/restart', { area_id: areaId, ids: [id] }, { token: op }).then((r) =>
+          r.json(),
+        );
+      const commands = () => t.app.db.selectFrom('commands').select('id').execute();
+
+      expect(await restart(area.id, minerId)).toMatchObject({ code: Code.FORBIDDEN });
+      expect(await commands()).toEqual([]);
+
+      await post(
+        t.app,
+        '/index/fbox.user/edit',
+        { id: created.json().data.id, rules: ['minerControl'] },
+        { token },
+      );
+      const res = await restart(area.id, minerId);
+      expect(res).toMatchObject({
+        code: 1,
+        data: { commands: [{ miner_id: minerId, status: expect.any(String) }] },
+      });
+      expect(await commands()).toHaveLength(1);
+
+      // Still no configuration writes, and only the managed mine exists for it.
+      const edit = await post(
+        t.app,
+        '/index/fbox.boxlist/edit',
+        { area_id: area.id, id: box.id, name: 'X' },
+        { token: op },
+      );
+      expect(edit.json().code).toBe(Code.FORBIDDEN);
+      expect(await restart(other.id, minerId)).toMatchObject({ code: Code.NOT_FOUND });
+      expect(await restart(foreignBox.areaId, foreignMiner)).toMatchObject({ code: Code.NOT_FOUND });
+      const detail = await get(
+        t.app,
+        '/index/fbox.boxlist/detail',
+        { area_id: String(other.id), id: String(box.id) },
+        { token: op },
+      );
+      expect(detail.json().code).toBe(Code.NOT_FOUND);
+      expect(await commands()).toHaveLength(1);
     } finally {
       await t.close();
     }

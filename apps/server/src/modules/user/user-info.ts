@@ -62,7 +62,12 @@ export const toUserInfo = (row: UserRow, lang: Language): UserInfo => {
     telegram_send: channel(row.telegram_send),
     sms_times: row.sms_times,
     google_auth: row.totp_secret ? 1 : 0,
-    roles: ['admin'],
+    // The console's route roles (spec §6): `admin` for a master, whose pages include sub-accounts;
+    // a sub-account's authority otherwise.
+    roles:
+      bit(row.is_master) === 1
+        ? ['admin']
+        : [row.authority === 'administrator' ? 'administrator' : 'operator'],
   };
 };
 

@@ -17,6 +17,7 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { CommandStatusTag } from '../../components/CommandStatusTag';
 import { DeleteButton } from '../../components/DeleteButton';
 import { StatusTag } from '../../components/StatusTag';
+import { useCan } from '../../lib/access';
 import { formatTime } from '../../lib/time';
 import {
   showEnergy,
@@ -28,7 +29,6 @@ import {
   showText,
   showVoltage,
 } from '../../lib/values';
-import { useUserInfo } from '../auth';
 import { useDeleteFbox, useFboxDetail } from './api-fbox';
 import { DeviceMiners } from './components/DeviceMiners';
 import styles from './components/device.module.css';
@@ -211,7 +211,7 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
   const navigate = useNavigate();
   const id = useIdParam();
   const detail = useFboxDetail(id);
-  const { data: user } = useUserInfo();
+  const can = useCan();
   const remove = useDeleteFbox();
   const commands = useTrackedCommands();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -242,20 +242,28 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
             {settingStatus && <CommandStatusTag status={settingStatus} />}
           </Space>
           <Space wrap>
-            <Button onClick={() => setDialog('edit')} data-testid="box-edit">
-              {t('common.action.edit')}
-            </Button>
-            <Button onClick={() => setDialog('settings')} data-testid="box-settings">
-              {t('device.box.settings')}
-            </Button>
-            <Button onClick={() => setDialog('transfer')} data-testid="box-transfer">
-              {t('device.box.transfer')}
-            </Button>
-            <DeleteButton
-              question={t('device.box.deleteConfirm', { name: fbox.name })}
-              testId="box-delete"
-              onConfirm={() => remove.mutateAsync({ id: fbox.id }).then(() => navigate('/device/boxList'))}
-            />
+            {can('fboxEdit') && (
+              <Button onClick={() => setDialog('edit')} data-testid="box-edit">
+                {t('common.action.edit')}
+              </Button>
+            )}
+            {can('fboxSetting') && (
+              <Button onClick={() => setDialog('settings')} data-testid="box-settings">
+                {t('device.box.settings')}
+              </Button>
+            )}
+            {can('fboxTransfer') && (
+              <Button onClick={() => setDialog('transfer')} data-testid="box-transfer">
+                {t('device.box.transfer')}
+              </Button>
+            )}
+            {can('fboxDelete') && (
+              <DeleteButton
+                question={t('device.box.deleteConfirm', { name: fbox.name })}
+                testId="box-delete"
+                onConfirm={() => remove.mutateAsync({ id: fbox.id }).then(() => navigate('/device/boxList'))}
+              />
+            )}
           </Space>
         </div>
       </Card>
@@ -266,13 +274,18 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
       {(hydro || fbox.kind === 'hydro') && <HydroCard fbox={fbox} />}
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
-          <MetersCard fbox={fbox} statusOf={commands.statusOf} onCommand={commands.track} />
+          <MetersCard
+            fbox={fbox}
+            statusOf={commands.statusOf}
+            onCommand={commands.track}
+            canReset={can('electricitySetMeter')}
+          />
         </Col>
         <Col xs={24} xl={10}>
           <Collectors fbox={fbox} />
         </Col>
       </Row>
-      <MqttCard fbox={fbox} canRegenerate={user?.is_masterID === 1} />
+      <MqttCard fbox={fbox} canRegenerate={can('fboxRegenerateMqtt')} />
       <FboxHistory id={fbox.id} />
       <Tanks fbox={fbox} />
       <DeviceMiners filter={{ fbox_id: String(fbox.id) }} />

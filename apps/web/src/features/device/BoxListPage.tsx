@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
 import { StatusTag } from '../../components/StatusTag';
+import { useCan } from '../../lib/access';
 import { formatTime } from '../../lib/time';
 import { useListQuery } from '../../lib/use-list-query';
 import { showEnergy, showHashrate, showPercent, showPowerKw, showTemperature } from '../../lib/values';
@@ -27,6 +28,7 @@ export const BoxListPage = () => {
   const kindLabels = useKindLabels();
   const statusOptions = useStatusOptions();
   const [creating, setCreating] = useState(false);
+  const can = useCan();
 
   const columns: ServerColumn<FboxListItem>[] = [
     {
@@ -127,14 +129,16 @@ export const BoxListPage = () => {
                 style={{ width: 260 }}
                 data-testid="box-search"
               />
-              <Button
-                type="primary"
-                icon={<PlusOutlined />}
-                onClick={() => setCreating(true)}
-                data-testid="box-create"
-              >
-                {t('device.box.create')}
-              </Button>
+              {can('fboxCreate') && (
+                <Button
+                  type="primary"
+                  icon={<PlusOutlined />}
+                  onClick={() => setCreating(true)}
+                  data-testid="box-create"
+                >
+                  {t('device.box.create')}
+                </Button>
+              )}
             </>
           }
         />

@@ -14,7 +14,7 @@ import { useMinerList } from './api-miner';
 import { CommandOutcomesDrawer } from './components/CommandOutcomesDrawer';
 import styles from './components/device.module.css';
 import { useModeLabels, useStatusOptions } from './components/labels';
-import { type BulkStart, MinerBulkActions } from './components/MinerBulkActions';
+import { type BulkStart, MinerBulkActions, useAnyBulkAction } from './components/MinerBulkActions';
 import { MinerFilters } from './components/MinerFilters';
 import { minerColumns } from './components/miner-columns';
 import { useCommandOutcomes } from './use-command-outcomes';
@@ -43,6 +43,7 @@ export const MinerListPage = () => {
   const statusOptions = useStatusOptions();
   const [selected, setSelected] = useState<Key[]>([]);
   const outcomes = useCommandOutcomes();
+  const anyAction = useAnyBulkAction();
   const [drawer, setDrawer] = useState<{ open: boolean; title: string }>({ open: false, title: '' });
   const names = useRef(new Map<number | string, string>());
   const columns = useMemo(() => minerColumns(t, modeLabels, statusOptions), [t, modeLabels, statusOptions]);
@@ -65,14 +66,18 @@ export const MinerListPage = () => {
     <div className={styles.page}>
       <Card>
         <div className={styles.headerRow} style={{ marginBottom: 12 }}>
-          <Typography.Text type="secondary" data-testid="miner-selected-count">
-            {t('device.miner.selected', { count: selected.length })}
-          </Typography.Text>
-          <MinerBulkActions
-            ids={selected.map(Number)}
-            onStarted={onStarted}
-            onDeleted={() => setSelected([])}
-          />
+          {anyAction && (
+            <>
+              <Typography.Text type="secondary" data-testid="miner-selected-count">
+                {t('device.miner.selected', { count: selected.length })}
+              </Typography.Text>
+              <MinerBulkActions
+                ids={selected.map(Number)}
+                onStarted={onStarted}
+                onDeleted={() => setSelected([])}
+              />
+            </>
+          )}
           {outcomes.state.outcomes.length > 0 && !drawer.open && (
             <Button
               onClick={() => setDrawer((d) => ({ ...d, open: true }))}
@@ -91,7 +96,7 @@ export const MinerListPage = () => {
           loading={miners.isFetching && !miners.data}
           error={miners.isError}
           onRetry={() => void miners.refetch()}
-          selection={{ keys: selected, onChange: setSelected }}
+          selection={anyAction ? { keys: selected, onChange: setSelected } : undefined}
           toolbar={
             <>
               <MinerFilters list={list} />

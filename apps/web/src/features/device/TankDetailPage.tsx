@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DeleteButton } from '../../components/DeleteButton';
 import { StatusTag } from '../../components/StatusTag';
+import { useCan } from '../../lib/access';
 import { formatTime } from '../../lib/time';
 import { showHashrate, showPlain, showTemperature, showText } from '../../lib/values';
 import { useDeleteTank, useTankDetail, useTankHistory } from './api-tank';
@@ -118,6 +119,7 @@ export const TankDetailPage = () => {
   const detail = useTankDetail(id);
   const remove = useDeleteTank();
   const [editing, setEditing] = useState(false);
+  const can = useCan();
   const tank = detail.data;
 
   if (!tank)
@@ -140,19 +142,25 @@ export const TankDetailPage = () => {
             <StatusTag status={tank.status} />
           </Space>
           <Space wrap>
-            <Button onClick={() => setEditing(true)} data-testid="tank-edit">
-              {t('common.action.edit')}
-            </Button>
-            <DeleteButton
-              question={t('device.tank.deleteConfirm', { name: tank.name })}
-              testId="tank-delete"
-              onConfirm={() => remove.mutateAsync({ id: tank.id }).then(() => navigate('/device/deviceList'))}
-            />
+            {can('tankEdit') && (
+              <Button onClick={() => setEditing(true)} data-testid="tank-edit">
+                {t('common.action.edit')}
+              </Button>
+            )}
+            {can('tankDelete') && (
+              <DeleteButton
+                question={t('device.tank.deleteConfirm', { name: tank.name })}
+                testId="tank-delete"
+                onConfirm={() =>
+                  remove.mutateAsync({ id: tank.id }).then(() => navigate('/device/deviceList'))
+                }
+              />
+            )}
           </Space>
         </div>
       </Card>
       <TankFields tank={tank} />
-      <TankControls tank={tank} />
+      {(can('tankControllerSwitch') || can('tankOilSetting')) && <TankControls tank={tank} />}
       <TankHistory id={tank.id} />
       <DeviceMiners filter={{ tank_id: String(tank.id) }} />
       {editing && <TankFormDialog tank={tank} onClose={() => setEditing(false)} />}

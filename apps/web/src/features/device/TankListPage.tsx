@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
 import { StatusTag } from '../../components/StatusTag';
+import { useCan } from '../../lib/access';
 import { useListQuery } from '../../lib/use-list-query';
 import { showHashrate, showPlain, showTemperature, showText } from '../../lib/values';
 import { useFboxOptions } from './api-fbox';
@@ -29,6 +30,7 @@ export const TankListPage = () => {
   const fboxes = useFboxOptions();
   const statusOptions = useStatusOptions();
   const [creating, setCreating] = useState(false);
+  const can = useCan();
 
   const columns: ServerColumn<TankListItem>[] = [
     {
@@ -147,14 +149,16 @@ export const TankListPage = () => {
                 options={(fboxes.data ?? []).map((f) => ({ value: f.id, label: f.name }))}
                 onChange={(value?: number) => list.setFilters({ fbox_id: value ? String(value) : undefined })}
               />
-              <Button
-                type="primary"
-                icon={<PlusOutlined />}
-                onClick={() => setCreating(true)}
-                data-testid="tank-create"
-              >
-                {t('device.tank.create')}
-              </Button>
+              {can('tankAdd') && (
+                <Button
+                  type="primary"
+                  icon={<PlusOutlined />}
+                  onClick={() => setCreating(true)}
+                  data-testid="tank-create"
+                >
+                  {t('device.tank.create')}
+                </Button>
+              )}
             </>
           }
         />

@@ -1,8 +1,7 @@
-import { useUserInfo } from '../auth';
+import { useCan } from '../../lib/access';
 
 /**
- * Whether the caller may add, edit and delete pool settings (the server's `manage` permission:
- * masters and administrators). Until the caller's role reaches the web, only the master account
- * (`is_masterID` 1) is offered the buttons; the server refuses operators either way.
+ * Whether the caller may add, edit and delete pool settings: the server's `manage` permission
+ * (masters and administrators), read from the caller's rule list like every other page.
  */
-export const useCanManagePools = (): boolean => useUserInfo().data?.is_masterID === 1;
+export const useCanManagePools = (): boolean => useCan()('observerLinkCreate');

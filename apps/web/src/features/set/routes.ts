@@ -12,8 +12,13 @@ export const setGroup: RouteGroup = {
       page: () => import('./ObserverAccountPage').then((m) => m.ObserverAccountPage),
       meta: { titleKey: 'app.route.observerAccount' },
     },
-    // Sub accounts never see it (spec §6); the role entry mirrors the original placeholder.
-    { path: '/set/subAccount', layout: 'main', meta: { titleKey: 'app.route.subAccount', roles: ['admin'] } },
+    // Sub accounts never see it (spec §6): only masters hold the `admin` role.
+    {
+      path: '/set/subAccount',
+      layout: 'main',
+      page: () => import('./SubAccountPage').then((m) => m.SubAccountPage),
+      meta: { titleKey: 'app.route.subAccount', roles: ['admin'] },
+    },
     // ── sub-accounts ──
     // ── end sub-accounts ──
 

@@ -2,6 +2,7 @@ import type { CommandStatus, FboxDetail } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Popconfirm from 'antd/es/popconfirm';
+import type { ColumnType } from 'antd/es/table';
 import Table from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { CommandStatusTag, type OutcomeStatus } from '../../../components/CommandStatusTag';
@@ -16,8 +17,11 @@ export const MetersCard = ({
   fbox,
   statusOf,
   onCommand,
+  canReset,
 }: {
   fbox: FboxDetail;
+  /** Masters and administrators may reset a meter reading (operators only read). */
+  canReset: boolean;
   statusOf: (key: string) => OutcomeStatus | undefined;
   onCommand: (key: string, id: string, status: CommandStatus) => void;
 }) => {
@@ -26,6 +30,28 @@ export const MetersCard = ({
   const reset = async (no: number) => {
     const answer = await setMeter.mutateAsync({ meter_no: no, reset: 'on' });
     if (answer.command) onCommand(`meter-${no}`, answer.command.command_id, answer.command.status);
+  };
+  const resetColumn: ColumnType<Meter> = {
+    key: 'action',
+    title: t('common.table.actions'),
+    render: (_, m) => {
+      const status = statusOf(`meter-${m.no}`);
+      return (
+        <>
+          <Popconfirm
+            title={t('device.box.resetConfirm', { no: m.no })}
+            okText={t('common.action.ok')}
+            cancelText={t('common.action.cancel')}
+            onConfirm={() => reset(m.no)}
+          >
+            <Button size="small" danger data-testid={`meter-reset-${m.no}`}>
+              {t('device.box.reset')}
+            </Button>
+          </Popconfirm>{' '}
+          {status && <CommandStatusTag status={status} />}
+        </>
+      );
+    },
   };
   return (
     <Card size="small" title={t('device.box.meters')}>
@@ -49,28 +75,7 @@ export const MetersCard = ({
             title: t('device.box.resetAt'),
             render: (_, m) => (m.reset_at ? formatTime(m.reset_at) : '-'),
           },
-          {
-            key: 'action',
-            title: t('common.table.actions'),
-            render: (_, m) => {
-              const status = statusOf(`meter-${m.no}`);
-              return (
-                <>
-                  <Popconfirm
-                    title={t('device.box.resetConfirm', { no: m.no })}
-                    okText={t('common.action.ok')}
-                    cancelText={t('common.action.cancel')}
-                    onConfirm={() => reset(m.no)}
-                  >
-                    <Button size="small" danger data-testid={`meter-reset-${m.no}`}>
-                      {t('device.box.reset')}
-                    </Button>
-                  </Popconfirm>{' '}
-                  {status && <CommandStatusTag status={status} />}
-                </>
-              );
-            },
-          },
+          ...(canReset ? [resetColumn] : []),
         ]}
       />
     </Card>

@@ -1,3 +1,4 @@
+import type { EndpointName } from '@fbox/contracts';
 import { limits, MinerOverclockBodySchema, MinerPoolBodySchema } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
@@ -8,6 +9,7 @@ import Radio from 'antd/es/radio';
 import Space from 'antd/es/space';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../lib/access';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
 import { type MinerBulkAction, useDeleteMiners, useMinerAction } from '../api-miner';
@@ -29,6 +31,23 @@ interface Props {
 const poolShape = MinerPoolBodySchema.shape;
 const POOL_EXAMPLE = 'stratum+tcp://pool.example.com:3333';
 const overclockShape = MinerOverclockBodySchema.shape;
+/** The endpoint behind each bulk button: a button shows only when the caller may call it. */
+export const bulkActionEndpoints = {
+  restart: 'minerRestart',
+  high: 'minerChangeMode',
+  low: 'minerChangeMode',
+  pool: 'minerChangePool',
+  overclock: 'minerAutoOverclock',
+  resave: 'minerResaveAccount',
+  delete: 'minerDelete',
+} as const satisfies Record<string, EndpointName>;
+
+/** Whether any bulk action is open to the caller (else the list offers no row selection). */
+export const useAnyBulkAction = (): boolean => {
+  const can = useCan();
+  return Object.values(bulkActionEndpoints).some(can);
+};
+
 const filled = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /**
@@ -44,6 +63,7 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
   const [poolForm] = Form.useForm<{ pool_address: string; worker: string; password?: string }>();
   const [clockForm] = Form.useForm<{ status: 'on' | 'off'; min?: number; max?: number }>();
   const count = ids.length;
+  const can = useCan();
 
   const run = async (bulk: MinerBulkAction, title: string) => {
     const result = await action.mutateAsync({ ids, action: bulk });
@@ -88,30 +108,39 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
   };
 
   const none = count === 0;
-  const button = (testId: string, label: string, onClick: () => void, danger = false) => (
-    <Button key={testId} data-testid={testId} disabled={none} danger={danger} onClick={onClick}>
-      {label}
-    </Button>
-  );
+  const button = (
+    action: keyof typeof bulkActionEndpoints,
+    testId: string,
+    label: string,
+    onClick: () => void,
+    danger = false,
+  ) =>
+    can(bulkActionEndpoints[action]) && (
+      <Button key={testId} data-testid={testId} disabled={none} danger={danger} onClick={onClick}>
+        {label}
+      </Button>
+    );
 
   return (
     <Space wrap>
       {holder}
-      {button('miner-bulk-restart', t('device.miner.bulkRestart'), () =>
+      {button('restart', 'miner-bulk-restart', t('device.miner.bulkRestart'), () =>
         confirm({ kind: 'restart' }, t('device.miner.bulkRestart')),
       )}
-      {button('miner-bulk-mode-high', t('device.miner.bulkHigh'), () =>
+      {button('high', 'miner-bulk-mode-high', t('device.miner.bulkHigh'), () =>
         confirm({ kind: 'mode', mode: 'high' }, t('device.miner.bulkHigh')),
       )}
-      {button('miner-bulk-mode-low', t('device.miner.bulkLow'), () =>
+      {button('low', 'miner-bulk-mode-low', t('device.miner.bulkLow'), () =>
         confirm({ kind: 'mode', mode: 'low' }, t('device.miner.bulkLow')),
       )}
-      {button('miner-bulk-pool', t('device.miner.bulkPool'), () => setDialog('pool'))}
-      {button('miner-bulk-overclock', t('device.miner.bulkOverclock'), () => setDialog('overclock'))}
-      {button('miner-bulk-resave', t('device.miner.bulkResave'), () =>
+      {button('pool', 'miner-bulk-pool', t('device.miner.bulkPool'), () => setDialog('pool'))}
+      {button('overclock', 'miner-bulk-overclock', t('device.miner.bulkOverclock'), () =>
+        setDialog('overclock'),
+      )}
+      {button('resave', 'miner-bulk-resave', t('device.miner.bulkResave'), () =>
         confirm({ kind: 'resave' }, t('device.miner.bulkResave')),
       )}
-      {button('miner-bulk-delete', t('device.miner.bulkDelete'), onDelete, true)}
+      {button('delete', 'miner-bulk-delete', t('device.miner.bulkDelete'), onDelete, true)}
 
       <Modal
         open={dialog === 'pool'}

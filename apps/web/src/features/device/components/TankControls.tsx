@@ -10,6 +10,7 @@ import Switch from 'antd/es/switch';
 import Table from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { CommandStatusTag } from '../../../components/CommandStatusTag';
+import { useCan } from '../../../lib/access';
 import { showPlain } from '../../../lib/values';
 import { useTankCommand } from '../api-tank';
 import { useTrackedCommands } from '../use-command-outcomes';
@@ -32,6 +33,11 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
     return value ? <CommandStatusTag status={value} /> : null;
   };
   const manual = tank.control_mode === 'manual';
+  // Mode and fans are the operator's tankControl rule; energy saving is configuration (managers).
+  const can = useCan();
+  const canSwitch = can('tankControllerSwitch');
+  const canFan = can('tankControllerSwitchV2');
+  const canSaving = can('tankOilSetting');
 
   return (
     <Card size="small" title={t('device.tank.controls')} data-testid="tank-controls">
@@ -40,7 +46,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
           <Space>
             <Segmented<'auto' | 'manual'>
               value={tank.control_mode}
-              disabled={mode.isPending}
+              disabled={mode.isPending || !canSwitch}
               options={[
                 { value: 'auto', label: t('device.tank.auto') },
                 { value: 'manual', label: t('device.tank.manual') },
@@ -61,6 +67,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
               }
               okText={t('common.action.ok')}
               cancelText={t('common.action.cancel')}
+              disabled={!canSaving}
               onConfirm={() =>
                 saving
                   .mutateAsync({ id: tank.id, energy_saving: tank.energy_saving ? 'off' : 'on' })
@@ -70,6 +77,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
               <Switch
                 checked={tank.energy_saving}
                 loading={saving.isPending}
+                disabled={!canSaving}
                 data-testid="tank-energy-saving"
               />
             </Popconfirm>
@@ -105,7 +113,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
               <Space>
                 <Button
                   size="small"
-                  disabled={!manual}
+                  disabled={!manual || !canFan}
                   title={manual ? undefined : t('device.tank.manualOnly')}
                   onClick={() =>
                     void fan
@@ -117,7 +125,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
                 </Button>
                 <Button
                   size="small"
-                  disabled={!manual}
+                  disabled={!manual || !canFan}
                   onClick={() =>
                     void fan
                       .mutateAsync({ id: tank.id, device: 'fan', no: f.no, status: 'off' })

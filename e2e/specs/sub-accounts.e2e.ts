@@ -1,0 +1,203 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage } from '../lib/browser.js';
+import { ADMIN_PASSWORD, ADMIN_USER, type RunningServer, startServer } from '../lib/server.js';
+import { loginThroughForm } from '../lib/session.js';
+
+/**
+ * Sub-accounts end to end on the demo mine (DEMO=1): the master creates an operator for one of its
+ * two mines through the page; the operator signs in and sees only that mine, no sub-account menu
+ * (the route refuses it), no FBOX management, and can restart a miner, acknowledged by the
+ * simulator's gateway.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+let token = '';
+let demoAreaId = 0;
+const fboxIds: number[] = [];
+
+/** Telemetry every ~12 s: a report and some slack. */
+const LIVE_TIMEOUT = 30_000;
+const OPERATOR = { username: 'op_e2e', password: 'op-e2e-pass1', nickname: 'Night shift' };
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+const api = async <T>(path: string, params: Record<string, string | number> = {}, method = 'GET') => {
+  const url = new URL(path, server.url);
+  const init: RequestInit = { method, headers: { logintoken: token } };
+  if (method === 'GET') for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
+  else {
+    init.body = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
+    init.headers = { logintoken: token, 'content-type': 'application/x-www-form-urlencoded' };
+  }
+  const body = (await (await fetch(url, init)).json()) as Envelope<T>;
+  if (body.code !== 1) throw new Error(`${path}: ${body.code} ${body.msg}`);
+  return body.data;
+};
+
+const rows = (table: Locator) => table.locator('tbody tr[data-row-key]');
+
+/** Picks an option of an antd Select by typing into it and clicking the matching option. */
+const choose = async (page: Page, select: Locator, text: string) => {
+  await select.click();
+  await page.keyboard.type(text);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: text })
+    .first()
+    .click();
+};
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  const login = await fetch(`${server.url}/index/index/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: ADMIN_USER, password: ADMIN_PASSWORD }),
+  });
+  token = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
+  const areas = await api<{ id: number; area_name: string }[]>('/index/fbox.area/index');
+  demoAreaId = areas.find((a) => a.area_name === 'Demo Mine')?.id ?? 0;
+  expect(demoAreaId).toBeGreaterThan(0);
+  // A second mine the operator must not see.
+  await api('/index/fbox.area/create', { area_name: 'Second Mine' }, 'POST');
+
+  // Miners exist once their FBOX reported: wait for the first reports.
+  const deadline = Date.now() + LIVE_TIMEOUT;
+  for (;;) {
+    const boxes = await api<{ items: { id: number; status: string }[] }>('/index/fbox.boxlist/index', {
+      area_id: demoAreaId,
+    });
+    const miners = await api<{ total: number }>('/index/fbox.miner/index', { area_id: demoAreaId, limit: 1 });
+    if (boxes.items.length > 0 && boxes.items.every((b) => b.status === 'online') && miners.total > 0) {
+      fboxIds.push(...boxes.items.map((b) => b.id));
+      break;
+    }
+    if (Date.now() > deadline) throw new Error(`no telemetry within ${LIVE_TIMEOUT} ms:\n${server.logs()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('sub-accounts', () => {
+  it('the master creates an operator for one mine through the page', async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/login`);
+    await loginThroughForm(page);
+    await page.getByTestId('sidebar').getByText('Sub-accounts').click();
+    await page.waitForURL(/\/set\/subAccount/);
+    await page.getByTestId('sub-account-page').waitFor();
+
+    await page.getByTestId('sub-create').click();
+    const form = page.getByTestId('sub-account-form');
+    await form.waitFor();
+    // The keyboard-friendly form: the username has the focus; an empty save names what is missing.
+    await page.getByTestId('sub-account-save').click();
+    await form.getByText('Username is required').waitFor();
+
+    await page.locator('#subAccount_username').fill(OPERATOR.username);
+    await page.locator('#subAccount_password').fill(OPERATOR.password);
+    await page.locator('#subAccount_nickname').fill(OPERATOR.nickname);
+    await choose(page, form.getByTestId('sub-mobile-code'), '44');
+    await page.locator('#subAccount_mobileNumber').fill('7700900123');
+    await page.locator('#subAccount_email').fill('night@example.com');
+    await choose(page, form.getByTestId('sub-areas'), 'Demo Mine');
+    // Close the multi-select's list (Escape would close the dialog).
+    await page.locator('.ant-modal-title').click();
+    await form.getByTestId('sub-rules').getByText('Miner control', { exact: false }).click();
+    await page.locator('#subAccount_email').press('Enter');
+    await form.waitFor({ state: 'detached' });
+
+    const table = page.getByTestId('sub-account-table');
+    const row = rows(table).filter({ hasText: OPERATOR.username });
+    await row.waitFor();
+    const text = await row.innerText();
+    expect(text).toContain(OPERATOR.nickname);
+    expect(text).toContain('+44 7700900123');
+    expect(text).toContain('night@example.com');
+    expect(text).toContain('Operator');
+    expect(text).toContain('Demo Mine');
+    expect(text).not.toContain('Second Mine');
+    expect(text).toContain('Miner control');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the operator sees only its mine, no sub-accounts, no FBOX editing, and restarts a miner', async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/login`);
+    await loginThroughForm(page, { username: OPERATOR.username, password: OPERATOR.password });
+
+    // Only the managed mine in the area selector.
+    await page.getByTestId('area-select').click();
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await options.first().waitFor();
+    expect(await options.allInnerTexts()).toEqual(['Demo Mine']);
+    await page.keyboard.press('Escape');
+
+    // No sub-account menu, and the route refuses it.
+    const sidebar = page.getByTestId('sidebar');
+    await sidebar.getByText('Home').first().waitFor();
+    expect(await sidebar.getByText('Sub-accounts').count()).toBe(0);
+    await page.goto(`${server.url}/set/subAccount`);
+    await page.waitForURL(/\/401$/);
+
+    // An FBOX detail without edit, settings, transfer, delete or meter reset.
+    await page.goto(`${server.url}/device/boxDetail?id=${fboxIds[0]}`);
+    await page.getByTestId('box-name').waitFor();
+    for (const id of [
+      'box-edit',
+      'box-settings',
+      'box-transfer',
+      'box-delete',
+      'meter-reset-1',
+      'mqtt-regenerate',
+    ])
+      expect(await page.getByTestId(id).count(), id).toBe(0);
+    await page.goto(`${server.url}/device/boxList`);
+    await page.getByTestId('box-list-table').waitFor();
+    expect(await page.getByTestId('box-create').count()).toBe(0);
+
+    // A miner restart, acknowledged by the gateway; the delete and pool actions are not offered.
+    await page.goto(`${server.url}/device/machineList?status=online`);
+    const miners = page.getByTestId('miner-list-table');
+    await expect.poll(() => rows(miners).count(), { timeout: LIVE_TIMEOUT }).toBeGreaterThan(0);
+    expect(await page.getByTestId('miner-bulk-delete').count()).toBe(0);
+    expect(await page.getByTestId('miner-bulk-pool').count()).toBe(0);
+    await rows(miners).first().locator('input[type="checkbox"]').check();
+    await page.getByTestId('miner-bulk-restart').click();
+    await page.getByTestId('bulk-confirm-ok').click();
+    const outcome = page.getByTestId('command-outcomes').locator('[data-testid="command-outcome"]');
+    await outcome.first().waitFor();
+    await expect
+      .poll(() => outcome.evaluateAll((els) => els.map((el) => el.getAttribute('data-status'))), {
+        timeout: LIVE_TIMEOUT,
+      })
+      .toEqual(['acknowledged']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('disabling the operator signs it out at once', async () => {
+    const subs = await api<{ items: { id: number; username: string }[] }>('/index/fbox.user/index');
+    const id = subs.items.find((s) => s.username === OPERATOR.username)?.id ?? 0;
+    const login = await fetch(`${server.url}/index/index/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: OPERATOR.username, password: OPERATOR.password }),
+    });
+    const opToken = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
+    await api('/index/fbox.user/edit', { id, status: 'disabled' }, 'POST');
+    const res = await fetch(`${server.url}/index/fbox.area/index`, { headers: { logintoken: opToken } });
+    expect(((await res.json()) as Envelope<unknown>).code).toBe(-9000);
+  });
+});
