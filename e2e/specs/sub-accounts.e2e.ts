@@ -8,7 +8,7 @@ import { loginThroughForm } from '../lib/session.js';
  * Sub-accounts end to end on the demo mine (DEMO=1): the master creates an operator for one of its
  * two mines through the page; the operator signs in and sees only that mine, no sub-account menu
  * (the route refuses it), no FBOX management, and can restart a miner, acknowledged by the
- * simulator's gateway.
+ * simulator's gateway; every step shows in the master's operation log.
  */
 
 let server: RunningServer;
@@ -183,6 +183,34 @@ describe('sub-accounts', () => {
         timeout: LIVE_TIMEOUT,
       })
       .toEqual(['acknowledged']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('every step appears in the operation log', async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/login`);
+    await loginThroughForm(page);
+    await page.goto(`${server.url}/logs/operationLog`);
+    const table = page.getByTestId('oplog-table');
+    await rows(table).first().waitFor();
+    // Newest first: the operator's restart, its sign-in, the master creating it.
+    const lines = await rows(table).allInnerTexts();
+    const find = (who: string, action: string) =>
+      lines.findIndex((line) => line.includes(who) && line.includes(action) && line.includes('Success'));
+    const restart = find(OPERATOR.username, 'Restart miners');
+    const signIn = find(OPERATOR.username, 'Sign in');
+    const created = find(ADMIN_USER, 'Add sub-account');
+    expect(restart, lines.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(signIn).toBeGreaterThan(restart);
+    expect(created).toBeGreaterThan(signIn);
+    expect(lines[created]).toContain(OPERATOR.username);
+    // The password the master typed is masked in the recorded parameters.
+    const createdRow = rows(table).nth(created);
+    await createdRow.getByTestId('oplog-params-toggle').click();
+    const params = await createdRow.locator('pre').innerText();
+    expect(params).toContain('"password": "***"');
+    expect(params).not.toContain(OPERATOR.password);
     expect(errors).toEqual([]);
     await context.close();
   });
