@@ -181,6 +181,9 @@ export const sharedEn = {
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  'rule.voltageMinBelowMax': 'minimum voltage must be below the maximum voltage',
+  'api.poolLocked': 'Lock Pool is on: pool changes are refused. Turn Lock Pool off in the account settings first.',
+  'api.switchesMasterOnly': 'Only the main account can change Auto Overclock, Lock Pool and Delay Switch',
   // ── end fbox config and account switches ──
 
   // ── operation log ──
@@ -369,6 +372,9 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  'rule.voltageMinBelowMax': '最低电压必须小于最高电压',
+  'api.poolLocked': '矿池已锁定：不允许修改矿池。请先在账户设置中关闭锁定矿池。',
+  'api.switchesMasterOnly': '只有主账号可以修改自动超频、锁定矿池和延迟切换',
   // ── end fbox config and account switches ──
 
   // ── operation log ──

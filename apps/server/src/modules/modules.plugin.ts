@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import { AreaService } from './area/area.service.js';
+import { AccountSwitchService } from './fbox-config/account-switches.service.js';
+import { FboxConfigService } from './fbox-config/fbox-config.service.js';
 import { ElectricityService } from './electricity/electricity.service.js';
 import { FboxService } from './fbox/fbox.service.js';
 import { MessageService } from './message/message.service.js';
@@ -25,6 +27,8 @@ declare module 'fastify' {
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
+    fboxConfig: FboxConfigService;
+    accountSwitches: AccountSwitchService;
     // ── end fbox config and account switches ──
 
     // ── operation log ──
@@ -54,6 +58,8 @@ export const modulesPlugin = fp(
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
+    fboxConfig: FboxConfigService;
+    accountSwitches: AccountSwitchService;
     // ── end fbox config and account switches ──
 
     // ── operation log ──
