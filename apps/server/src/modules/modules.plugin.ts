@@ -58,8 +58,8 @@ export const modulesPlugin = fp(
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
-    fboxConfig: FboxConfigService;
-    accountSwitches: AccountSwitchService;
+    app.decorate('fboxConfig', new FboxConfigService(app));
+    app.decorate('accountSwitches', new AccountSwitchService(app));
     // ── end fbox config and account switches ──
 
     // ── operation log ──
