@@ -51,7 +51,10 @@ export const fboxConfigFieldSchemas = {
   temperature_max: intInRange(fboxConfigLimits.temperatureMin, fboxConfigLimits.temperatureMax),
   humidity_max: intInRange(fboxConfigLimits.humidityMin, fboxConfigLimits.humidityMax),
   delay_switch_value: intInRange(limits.delaySwitchMin, limits.delaySwitchMax),
-  reporting_interval: intInRange(fboxConfigLimits.reportingIntervalMin, fboxConfigLimits.reportingIntervalMax),
+  reporting_interval: intInRange(
+    fboxConfigLimits.reportingIntervalMin,
+    fboxConfigLimits.reportingIntervalMax,
+  ),
 } as const satisfies Record<FboxConfigField, z.ZodType>;
 
 /** Voltage band: the minimum must be below the maximum. */
@@ -59,7 +62,11 @@ const voltageBelow = (
   v: { voltage_min?: number | null | undefined; voltage_max?: number | null | undefined },
   ctx: z.RefinementCtx,
 ) => {
-  if (typeof v.voltage_min === 'number' && typeof v.voltage_max === 'number' && v.voltage_min >= v.voltage_max)
+  if (
+    typeof v.voltage_min === 'number' &&
+    typeof v.voltage_max === 'number' &&
+    v.voltage_min >= v.voltage_max
+  )
     ctx.addIssue({ code: 'custom', path: ['voltage_min'], message: rule('rule.voltageMinBelowMax') });
 };
 
@@ -77,7 +84,8 @@ export type FboxConfigValues = z.infer<typeof FboxConfigValuesSchema>;
 
 // ── Mine defaults (admin/area/config) ──────────────────────────────────────────────────────
 
-export const FboxDefaultsSaveBodySchema = AreaScopeSchema.extend(fboxConfigFieldSchemas).superRefine(voltageBelow);
+export const FboxDefaultsSaveBodySchema =
+  AreaScopeSchema.extend(fboxConfigFieldSchemas).superRefine(voltageBelow);
 export type FboxDefaultsSaveBody = z.infer<typeof FboxDefaultsSaveBodySchema>;
 
 /** A mine's FBOX defaults; `custom` false: the mine has none, these are the built-ins. */

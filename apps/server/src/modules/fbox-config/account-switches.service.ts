@@ -60,7 +60,14 @@ export class AccountSwitchService {
         .selectFrom('miners')
         .innerJoin('areas', 'areas.id', 'miners.area_id')
         .leftJoin('miner_state', 'miner_state.miner_id', 'miners.id')
-        .select(['miners.id', 'miners.area_id', 'miners.fbox_id', 'miners.tank_id', 'miners.sn', 'miner_state.outlet'])
+        .select([
+          'miners.id',
+          'miners.area_id',
+          'miners.fbox_id',
+          'miners.tank_id',
+          'miners.sn',
+          'miner_state.outlet',
+        ])
         .where('areas.owner_id', '=', masterId)
         .where('miners.id', '>', afterId)
         .orderBy('miners.id')
@@ -107,7 +114,11 @@ export class AccountSwitchService {
   async overclockPolicy(user: SessionUser): Promise<OverclockPolicy> {
     const db = this.deps.db;
     const [policy, account] = await Promise.all([
-      db.selectFrom('overclock_policies').selectAll().where('master_id', '=', user.masterId).executeTakeFirst(),
+      db
+        .selectFrom('overclock_policies')
+        .selectAll()
+        .where('master_id', '=', user.masterId)
+        .executeTakeFirst(),
       db
         .selectFrom('users')
         .select(['auto_frequency', 'auto_frequency_min', 'auto_frequency_max'])

@@ -128,7 +128,9 @@ export class FboxConfigRepository {
 /** `delay_switch_value` of a `global_config` JSON text; 0 when missing or broken. */
 export const delayOf = (globalConfig: string | null | undefined): number => {
   try {
-    const value = Number((JSON.parse(globalConfig ?? '{}') as { delay_switch_value?: unknown }).delay_switch_value);
+    const value = Number(
+      (JSON.parse(globalConfig ?? '{}') as { delay_switch_value?: unknown }).delay_switch_value,
+    );
     return Number.isFinite(value) && value >= 0 ? value : 0;
   } catch {
     return 0;

@@ -1,15 +1,15 @@
 import {
+  builtinFboxConfig,
+  Code,
   type Command,
   type CommandKind,
   type CommandStatus,
-  Code,
   type FboxConfig,
   type FboxConfigField,
   type FboxConfigSaveBody,
   type FboxDefaults,
   type FboxDefaultsSaveBody,
   type FboxSettingBody,
-  builtinFboxConfig,
   fboxConfigFields,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -91,7 +91,11 @@ export class FboxConfigService {
       .select('owner_id')
       .where('id', '=', areaId)
       .executeTakeFirst();
-    const { values } = resolveConfig(own, mine && pickFields(mine), await repo.accountDelay(owner?.owner_id ?? 0));
+    const { values } = resolveConfig(
+      own,
+      mine && pickFields(mine),
+      await repo.accountDelay(owner?.owner_id ?? 0),
+    );
     if (values.voltage_min >= values.voltage_max)
       throw voltageError(given.voltage_min !== undefined ? 'voltage_min' : 'voltage_max');
     return { own, values, settings: settingsOf(values) };
@@ -136,7 +140,11 @@ export class FboxConfigService {
       repo.lastConfigCommand(id),
     ]);
     const own = ownRow ? pickFields(ownRow) : noOwnValues();
-    const { values, sources } = resolveConfig(own, mine && pickFields(mine), delayOf(box.owner_global_config));
+    const { values, sources } = resolveConfig(
+      own,
+      mine && pickFields(mine),
+      delayOf(box.owner_global_config),
+    );
     const settings = parseJson<Partial<Record<FboxConfigField, number>>>(box.settings, {});
     return {
       fbox_id: box.id,
@@ -180,7 +188,9 @@ export class FboxConfigService {
       const mine = await repo.defaults(body.area_id);
       const { values } = resolveConfig(own, mine && pickFields(mine), delayOf(box.owner_global_config));
       if (values.voltage_min >= values.voltage_max)
-        throw voltageError(body.voltage_max !== undefined && body.voltage_min === undefined ? 'voltage_max' : 'voltage_min');
+        throw voltageError(
+          body.voltage_max !== undefined && body.voltage_min === undefined ? 'voltage_max' : 'voltage_min',
+        );
       await repo.upsertOwn(body.id, own, now);
       const settings = { ...parseJson<Record<string, unknown>>(box.settings, {}), ...settingsOf(values) };
       await repo.apply(body.id, values, JSON.stringify(settings), now);
@@ -202,7 +212,10 @@ export class FboxConfigService {
   }
 
   /** The legacy box setting (`fbox.boxlist/setting`): the same as saving those fields as own values. */
-  async saveSetting(user: SessionUser, body: FboxSettingBody): Promise<{ command_id: string; status: CommandStatus }> {
+  async saveSetting(
+    user: SessionUser,
+    body: FboxSettingBody,
+  ): Promise<{ command_id: string; status: CommandStatus }> {
     const { command_id, status } = await this.save(user, {
       area_id: body.area_id,
       id: body.id,

@@ -17,7 +17,11 @@ export const poolHijacked: Expression<SqlBool> = sql<SqlBool>`exists (
 )`;
 
 /** Which of `minerIds` (miners of `areaId`) are hijacked now. */
-export const hijackedAmong = async (db: Kysely<DB>, areaId: number, minerIds: number[]): Promise<Set<number>> => {
+export const hijackedAmong = async (
+  db: Kysely<DB>,
+  areaId: number,
+  minerIds: number[],
+): Promise<Set<number>> => {
   if (minerIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('miner_state')

@@ -12,8 +12,8 @@ import type {
 import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, issueBatch, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
-import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { deviceHistory } from '../fbox/history.js';
+import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository } from './miner.repository.js';
 
@@ -120,7 +120,11 @@ export class MinerService {
       total = q.page === 1 && rows.length < q.limit ? rows.length : await repo.count(q);
       this.counts.set(areaId, key, total, now);
     }
-    const hijacked = await hijackedAmong(this.deps.db, areaId, rows.map((r) => r.id));
+    const hijacked = await hijackedAmong(
+      this.deps.db,
+      areaId,
+      rows.map((r) => r.id),
+    );
     const items = rows.map((r) => ({ ...minerItem(r), pool_hijacked: hijacked.has(r.id) }));
     return { items, total, page: q.page, limit: q.limit };
   }
