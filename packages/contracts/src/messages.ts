@@ -182,7 +182,8 @@ export const sharedEn = {
 
   // ── fbox config and account switches ──
   'rule.voltageMinBelowMax': 'minimum voltage must be below the maximum voltage',
-  'api.poolLocked': 'Lock Pool is on: pool changes are refused. Turn Lock Pool off in the account settings first.',
+  'api.poolLocked':
+    'Lock Pool is on: pool changes are refused. Turn Lock Pool off in the account settings first.',
   'api.switchesMasterOnly': 'Only the main account can change Auto Overclock, Lock Pool and Delay Switch',
   // ── end fbox config and account switches ──
 

@@ -71,7 +71,10 @@ export const MinerFilterSchema = AreaListQuerySchema.extend({
   fault: optionalFilter(64),
   /** Lock Pool's guard: only miners reporting another pool or worker than the configured one. */
   pool_hijacked: z.preprocess(
-    (v) => (v === '' || v === null || v === undefined ? undefined : v === true || v === '1' || v === 'true' || v === 1),
+    (v) =>
+      v === '' || v === null || v === undefined
+        ? undefined
+        : v === true || v === '1' || v === 'true' || v === 1,
     z.boolean().optional(),
   ),
 });

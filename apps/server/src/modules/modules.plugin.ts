@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
 import { AreaService } from './area/area.service.js';
-import { AccountSwitchService } from './fbox-config/account-switches.service.js';
-import { FboxConfigService } from './fbox-config/fbox-config.service.js';
 import { ElectricityService } from './electricity/electricity.service.js';
 import { FboxService } from './fbox/fbox.service.js';
+import { AccountSwitchService } from './fbox-config/account-switches.service.js';
+import { FboxConfigService } from './fbox-config/fbox-config.service.js';
 import { MessageService } from './message/message.service.js';
 import { MinerService } from './miner/miner.service.js';
 import { TankService } from './tank/tank.service.js';

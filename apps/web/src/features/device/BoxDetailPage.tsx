@@ -248,6 +248,9 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
             <Button onClick={() => setDialog('settings')} data-testid="box-settings">
               {t('device.box.settings')}
             </Button>
+            <Link to={`/device/fboxConfig?id=${fbox.id}`} data-testid="box-config">
+              <Button>{t('fboxConfig.config.open')}</Button>
+            </Link>
             <Button onClick={() => setDialog('transfer')} data-testid="box-transfer">
               {t('device.box.transfer')}
             </Button>
