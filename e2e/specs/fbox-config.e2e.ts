@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../lib/browser.js';
@@ -162,6 +163,32 @@ it('refuses a pool change while Lock Pool is on', async () => {
   await page.locator('#minerPool_worker').fill('acct.other');
   await page.locator('.ant-modal-footer .ant-btn-primary').filter({ visible: true }).click();
   await page.getByText('Lock Pool is on: pool changes are refused').waitFor();
+  await page.locator('.ant-modal-footer .ant-btn').filter({ visible: true }).first().click();
+
+  // Turning the lock on recorded every miner's pool and worker; one whose record no longer matches
+  // what it reports (as if its worker had been changed on the miner) is flagged and filterable.
+  const hijacked = Number(await first.getAttribute('data-row-key'));
+  const db = new Database(server.dbFile);
+  try {
+    const changed = db
+      .prepare("UPDATE miner_pool_configs SET worker = 'acct.expected' WHERE miner_id = ?")
+      .run(hijacked).changes;
+    expect(changed).toBe(1);
+  } finally {
+    db.close();
+  }
+  await page.getByTestId('miner-filter-pool_hijacked').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+  await page.waitForURL(/pool_hijacked=1/);
+  await expect
+    .poll(() =>
+      table
+        .locator('tbody tr[data-row-key]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-key'))),
+    )
+    .toEqual([String(hijacked)]);
+  await table.getByTestId('pool-hijacked').waitFor();
+  await shoot(page, 'miners-hijacked-en');
   await context.close();
 });
 
