@@ -104,6 +104,12 @@ describeDb('account switches: Auto Overclock and Lock Pool', () => {
       expect(res.code).toBe(Code.FORBIDDEN);
       expect(res.msg).toMatch(/main account/);
       expect(await commands('miner.overclock')).toHaveLength(0);
+      const stored = await t.app.db
+        .selectFrom('users')
+        .select(['pool_locked', 'auto_frequency'])
+        .where('id', '=', admin.id)
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual({ pool_locked: 0, auto_frequency: 0 });
       // Profile fields stay the sub-account's own.
       expect((await setInfo({ nickname: 'Admin' }, adminToken)).code).toBe(1);
     });
