@@ -201,6 +201,10 @@ export const sharedEn = {
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  'rule.voltageMinBelowMax': 'minimum voltage must be below the maximum voltage',
+  'api.poolLocked':
+    'Lock Pool is on: pool changes are refused. Turn Lock Pool off in the account settings first.',
+  'api.switchesMasterOnly': 'Only the main account can change Auto Overclock, Lock Pool and Delay Switch',
   // ── end fbox config and account switches ──
 
   // ── operation log ──
@@ -256,6 +260,9 @@ export const sharedEn = {
   'oplog.action.subAccountCreate': 'Add sub-account',
   'oplog.action.subAccountEdit': 'Edit sub-account',
   'oplog.action.subAccountDelete': 'Delete sub-account',
+  'oplog.action.fboxDefaultsSave': 'Save FBOX default settings',
+  'oplog.action.fboxDefaultsRemove': 'Reset FBOX default settings',
+  'oplog.action.fboxConfigSave': 'Save FBOX configuration',
   // ── end operation log ──
 
   // ── tasks ──
@@ -461,6 +468,9 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  'rule.voltageMinBelowMax': '最低电压必须小于最高电压',
+  'api.poolLocked': '矿池已锁定：不允许修改矿池。请先在账户设置中关闭锁定矿池。',
+  'api.switchesMasterOnly': '只有主账号可以修改自动超频、锁定矿池和延迟切换',
   // ── end fbox config and account switches ──
 
   // ── operation log ──
@@ -516,6 +526,9 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'oplog.action.subAccountCreate': '添加子账户',
   'oplog.action.subAccountEdit': '编辑子账户',
   'oplog.action.subAccountDelete': '删除子账户',
+  'oplog.action.fboxDefaultsSave': '保存 FBOX 默认设置',
+  'oplog.action.fboxDefaultsRemove': '重置 FBOX 默认设置',
+  'oplog.action.fboxConfigSave': '保存 FBOX 配置',
   // ── end operation log ──
 
   // ── tasks ──

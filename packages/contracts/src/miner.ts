@@ -69,6 +69,14 @@ export const MinerFilterSchema = AreaListQuerySchema.extend({
     z.enum(['high', 'low'], { error: rule('rule.mode') }).optional(),
   ),
   fault: optionalFilter(64),
+  /** Lock Pool's guard: only miners reporting another pool or worker than the configured one. */
+  pool_hijacked: z.preprocess(
+    (v) =>
+      v === '' || v === null || v === undefined
+        ? undefined
+        : v === true || v === '1' || v === 'true' || v === 1,
+    z.boolean().optional(),
+  ),
 });
 
 export const MinerListQuerySchema = MinerFilterSchema.extend({ sort: sortOf(minerSortFields) });
@@ -106,6 +114,8 @@ export const MinerListItemSchema = z.object({
   /** Seconds; the web shows d/h/m/s. */
   uptime_s: z.number(),
   updated_at: z.number(),
+  /** Lock Pool is on and the miner reports another pool or worker than the configured one. */
+  pool_hijacked: z.boolean(),
 });
 export type MinerListItem = z.infer<typeof MinerListItemSchema>;
 

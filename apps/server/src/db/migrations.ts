@@ -10,6 +10,7 @@ import {
 import type { Dialect } from './database.js';
 import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
+import { fboxConfigMigration } from './migration-fbox-config.js';
 import { minerListMigration } from './migration-miner-list.js';
 import { oplogMigration } from './migration-oplog.js';
 
@@ -138,6 +139,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end mines and pools (0007) ──
 
   // ── fbox config and account switches (0008) ──
+  '0008_fbox_config': fboxConfigMigration,
   // ── end fbox config and account switches (0008) ──
 
   // ── operation log (0009) ──

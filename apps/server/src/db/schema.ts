@@ -1,5 +1,11 @@
 import type { Generated } from 'kysely';
 import type { DevicesDB } from './devices-schema.js';
+import type {
+  FboxConfigDefaultsTable,
+  FboxConfigsTable,
+  MinerPoolConfigsTable,
+  OverclockPoliciesTable,
+} from './fbox-config-schema.js';
 
 export type * from './devices-schema.js';
 
@@ -107,6 +113,10 @@ export interface DB extends DevicesDB {
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  fbox_config_defaults: FboxConfigDefaultsTable;
+  fbox_configs: FboxConfigsTable;
+  miner_pool_configs: MinerPoolConfigsTable;
+  overclock_policies: OverclockPoliciesTable;
   // ── end fbox config and account switches ──
 
   // ── operation log ──

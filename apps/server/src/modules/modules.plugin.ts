@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import { AreaService } from './area/area.service.js';
 import { ElectricityService } from './electricity/electricity.service.js';
 import { FboxService } from './fbox/fbox.service.js';
+import { AccountSwitchService } from './fbox-config/account-switches.service.js';
+import { FboxConfigService } from './fbox-config/fbox-config.service.js';
 import { MessageService } from './message/message.service.js';
 import { MinerService } from './miner/miner.service.js';
 import { OplogService } from './oplog/oplog.service.js';
@@ -29,6 +31,8 @@ declare module 'fastify' {
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
+    fboxConfig: FboxConfigService;
+    accountSwitches: AccountSwitchService;
     // ── end fbox config and account switches ──
 
     // ── operation log ──
@@ -62,6 +66,8 @@ export const modulesPlugin = fp(
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
+    app.decorate('fboxConfig', new FboxConfigService(app));
+    app.decorate('accountSwitches', new AccountSwitchService(app));
     // ── end fbox config and account switches ──
 
     // ── operation log ──

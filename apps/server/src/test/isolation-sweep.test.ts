@@ -56,6 +56,7 @@ const idRefs: [RegExp, keyof Tenant][] = [
   [/\/fbox\.command\//, 'commandId'],
   [/\/fbox\.user\//, 'userId'],
   [/\/fbox\.pool\//, 'observerLinkId'],
+  [/\/admin\/fbox\/config\//, 'fboxId'],
   [/\/admin\/area\/pool\//, 'poolSubaccountId'],
 ];
 
@@ -82,6 +83,7 @@ const ownAccount: Partial<Record<EndpointName, string>> = {
   subAccountList: "lists the caller's own sub-accounts (master only)",
   ruleList: "answers the caller's own role and rules",
   realIp: "answers the caller's own IP address",
+  overclockPolicy: "answers the caller's own account's last overclock policy",
 };
 
 const table = (Object.entries(endpoints) as [EndpointName, Endpoint][]).filter(

@@ -35,6 +35,8 @@ export const samples: Record<string, unknown> = {
   keyword: 'sample',
   pool_address: 'stratum+tcp://pool.example.com:3333',
   link: 'https://pool.example.com/observer',
+  voltage_min: 360,
+  voltage_max: 400,
   observer_url: 'https://pool.example.com/observer',
 };
 

@@ -23,12 +23,15 @@ const schemas = {
   mode: z.object({ mode: z.enum(['high', 'low']) }),
   pool: z.object({ pool_address: stratum, worker: worker.optional() }),
   resave: z.object({ worker: worker.optional(), pool_address: stratum.optional() }),
+  // `enabled` (boolean) or the console's `status` (on/off).
   overclock: z
     .object({
-      enabled: z.boolean(),
+      enabled: z.boolean().optional(),
+      status: onOff.optional(),
       min: z.number().finite().optional(),
       max: z.number().finite().optional(),
     })
+    .refine((p) => p.enabled !== undefined || p.status !== undefined, 'give enabled or status')
     .refine((p) => p.min === undefined || p.max === undefined || p.min <= p.max, 'min must not exceed max'),
   controller: z
     .object({
@@ -48,7 +51,19 @@ const schemas = {
     setpoint: z.number().min(20).max(70).optional(),
   }),
   outlet: z.object({ status: onOff }),
-  config: z.record(z.string(), z.unknown()),
+  // Known settings are checked; other keys are stored as given.
+  config: z
+    .looseObject({
+      voltage_min: z.number().finite().min(0).max(1000).optional(),
+      voltage_max: z.number().finite().min(0).max(1000).optional(),
+      temperature_max: z.number().finite().min(-40).max(150).optional(),
+      humidity_max: z.number().finite().min(0).max(100).optional(),
+      delay_switch_ms: z.number().int().min(0).max(10_000).optional(),
+    })
+    .refine(
+      (p) => p.voltage_min === undefined || p.voltage_max === undefined || p.voltage_min < p.voltage_max,
+      'voltage_min must be below voltage_max',
+    ),
 };
 
 class Refused extends Error {}
@@ -86,6 +101,7 @@ const intervalOf = (params: Record<string, unknown>): number | undefined => {
     ['interval_ms', 1],
     ['intervalMs', 1],
     ['interval_s', 1000],
+    ['reporting_interval_s', 1000],
     ['report_interval', 1000],
     ['reporting_interval', 1000],
   ];
@@ -173,7 +189,7 @@ export const executeCommand = (model: FboxModel, command: CommandMessage, now: n
         const miner = minerOf(model, command);
         const p = parse(schemas.overclock, command.params);
         miner.overclock = {
-          enabled: p.enabled,
+          enabled: p.enabled ?? p.status === 'on',
           ...(p.min !== undefined ? { min: p.min } : {}),
           ...(p.max !== undefined ? { max: p.max } : {}),
         };
@@ -208,8 +224,12 @@ export const executeCommand = (model: FboxModel, command: CommandMessage, now: n
         return { ok: true };
       }
       case 'fbox.config': {
-        const params = parse(schemas.config, command.params);
+        const params = parse(schemas.config, command.params) as Record<string, unknown>;
         const intervalMs = intervalOf(params);
+        if (intervalMs !== undefined && intervalMs < model.minIntervalMs)
+          throw new Refused(
+            `reporting interval ${intervalMs / 1000} s is below this gateway's minimum of ${model.minIntervalMs / 1000} s`,
+          );
         Object.assign(model.config, params);
         return intervalMs === undefined ? { ok: true } : { ok: true, intervalMs };
       }

@@ -342,6 +342,40 @@ describe('FboxModel', () => {
     expect(run('meter.reset', {})).toMatchObject({ ok: false });
   });
 
+  it('applies the console fbox.config and refuses what the gateway cannot apply, keeping its config', () => {
+    const { model, run } = make({ minReportingIntervalS: 10 });
+    const config = {
+      voltage_min: 350,
+      voltage_max: 410,
+      temperature_max: 45,
+      humidity_max: 80,
+      reporting_interval_s: 15,
+      delay_switch_ms: 500,
+    };
+    expect(run('fbox.config', {}, config)).toEqual({ ok: true, intervalMs: 15_000 });
+    expect(model.config).toMatchObject(config);
+    expect(run('fbox.config', {}, { ...config, reporting_interval_s: 5 })).toEqual({
+      ok: false,
+      error: "reporting interval 5 s is below this gateway's minimum of 10 s",
+    });
+    expect(run('fbox.config', {}, { ...config, voltage_min: 410 })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('voltage_min must be below voltage_max'),
+    });
+    expect(run('fbox.config', {}, { ...config, delay_switch_ms: 20_000 })).toMatchObject({ ok: false });
+    expect(model.config).toMatchObject({ reporting_interval_s: 15, voltage_min: 350, delay_switch_ms: 500 });
+  });
+
+  it("takes the console's overclock status (on/off) as well as enabled", () => {
+    const { model, run } = make();
+    const sn = model.miners[0]!.sn;
+    expect(run('miner.overclock', { sn }, { status: 'on', min: 100, max: 200 })).toEqual({ ok: true });
+    expect(model.miners[0]!.overclock).toEqual({ enabled: true, min: 100, max: 200 });
+    expect(run('miner.overclock', { sn }, { status: 'off' })).toEqual({ ok: true });
+    expect(model.miners[0]!.overclock.enabled).toBe(false);
+    expect(run('miner.overclock', { sn }, {})).toMatchObject({ ok: false });
+  });
+
   it('hydro boxes switch their loop pumps; air boxes refuse tank commands', () => {
     const hydro = make({ kind: 'hydro' });
     const before = hydro.report();

@@ -47,6 +47,8 @@ export interface FboxSpec {
    * from its start. Unset or unreadable: a 10.x.y.0 range derived from the device id.
    */
   ipRange?: string;
+  /** Fastest reporting period the gateway supports, seconds (default 1): `fbox.config` asking for less is refused. */
+  minReportingIntervalS?: number;
 }
 
 export interface ModelOptions {
@@ -95,6 +97,8 @@ export class FboxModel {
   readonly hydro: HydroLoop | null;
   /** Settings stored by `fbox.config`. */
   readonly config: Record<string, unknown> = {};
+  /** Fastest reporting period the gateway accepts, ms. */
+  readonly minIntervalMs: number;
   /** IP range of the box's miners, `10.a.b.c-10.a.d.e`. */
   readonly ipRange: string;
   readonly publicIp: string;
@@ -117,6 +121,7 @@ export class FboxModel {
     const seed = options.seed ?? 1;
     this.deviceId = spec.deviceId;
     this.kind = spec.kind ?? 'immersion';
+    this.minIntervalMs = Math.max(1, spec.minReportingIntervalS ?? 1) * 1000;
     this.faultRate = options.faultRate ?? 0;
     this.timings = { restartMs: options.restartMs ?? 60_000, rampMs: options.rampMs ?? 120_000 };
     this.lastNow = options.now ?? Date.now();

@@ -381,6 +381,47 @@ export const en = {
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  'app.route.fboxDefaults': 'FBOX default settings',
+  'app.route.fboxConfig': 'FBOX config',
+  'fboxConfig.defaults.title': 'FBOX default settings · {{mine}}',
+  'fboxConfig.defaults.intro':
+    'Every new FBOX of this mine starts with these values. Voltages within 342–418 V, reporting interval 5–60 s, delay switch 0–10000 ms.',
+  'fboxConfig.defaults.custom': 'Mine defaults',
+  'fboxConfig.defaults.builtin': 'Built-in defaults',
+  'fboxConfig.defaults.updatedAt': 'Updated {{time}}',
+  'fboxConfig.defaults.reset': 'Reset to built-in defaults',
+  'fboxConfig.defaults.resetConfirm':
+    "Remove this mine's defaults? New FBOXes will start with the built-in values.",
+  'fboxConfig.source.fbox': 'This FBOX',
+  'fboxConfig.source.mine': 'Mine default',
+  'fboxConfig.source.account': 'Account',
+  'fboxConfig.source.builtin': 'Built-in',
+  'fboxConfig.config.title': '{{name}} · configuration',
+  'fboxConfig.config.open': 'Configuration',
+  'fboxConfig.config.backToBox': 'Back to the FBOX',
+  'fboxConfig.config.gateway': 'Gateway',
+  'fboxConfig.config.effective': 'Effective configuration',
+  'fboxConfig.config.edit': 'Edit',
+  'fboxConfig.config.field': 'Setting',
+  'fboxConfig.config.value': 'Value',
+  'fboxConfig.config.source': 'From',
+  'fboxConfig.config.applied': 'Last sent',
+  'fboxConfig.config.inherit': 'Use default',
+  'fboxConfig.config.currentFrom': 'Now from: {{source}}',
+  'fboxConfig.config.save': 'Save and send to the gateway',
+  'fboxConfig.config.neverSent': 'No configuration has been sent to this gateway yet.',
+  'fboxConfig.config.sentAt': 'Sent {{time}}',
+  'fboxConfig.config.failed': 'The gateway did not apply it: {{error}}',
+  'fboxConfig.config.timedOut': 'The gateway did not answer in time.',
+  'fboxConfig.config.notApplied':
+    'Not sent to the gateway yet (a mine default changed): {{fields}}. Save to send it.',
+  'fboxConfig.miner.poolHijacked': 'Pool hijacked',
+  'fboxConfig.miner.poolHijackedHint':
+    'Lock Pool is on and this miner reports another pool or worker than the configured one',
+  'fboxConfig.switches.masterOnly': 'Only the main account can change these switches.',
+  'fboxConfig.switches.overclockSent': 'Overclock policy ({{status}}) sent to {{count}} miners {{time}}',
+  'fboxConfig.switches.overclockProgress':
+    '{{acknowledged}} acknowledged · {{failed}} failed · {{open}} waiting',
   // ── end fbox config and account switches ──
 
   // ── operation log ──

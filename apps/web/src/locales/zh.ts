@@ -379,6 +379,44 @@ export const zh: Record<keyof typeof en, string> = {
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  'app.route.fboxDefaults': 'FBOX 默认设置',
+  'app.route.fboxConfig': 'FBOX 配置',
+  'fboxConfig.defaults.title': 'FBOX 默认设置 · {{mine}}',
+  'fboxConfig.defaults.intro':
+    '本矿场新建的每台 FBOX 都以这些值开始。电压 342–418 V，上报间隔 5–60 秒，延迟切换 0–10000 毫秒。',
+  'fboxConfig.defaults.custom': '矿场默认值',
+  'fboxConfig.defaults.builtin': '内置默认值',
+  'fboxConfig.defaults.updatedAt': '更新于 {{time}}',
+  'fboxConfig.defaults.reset': '恢复内置默认值',
+  'fboxConfig.defaults.resetConfirm': '删除本矿场的默认值？新建的 FBOX 将使用内置默认值。',
+  'fboxConfig.source.fbox': '本 FBOX',
+  'fboxConfig.source.mine': '矿场默认',
+  'fboxConfig.source.account': '账户',
+  'fboxConfig.source.builtin': '内置',
+  'fboxConfig.config.title': '{{name}} · 配置',
+  'fboxConfig.config.open': '配置',
+  'fboxConfig.config.backToBox': '返回 FBOX',
+  'fboxConfig.config.gateway': '网关',
+  'fboxConfig.config.effective': '当前生效配置',
+  'fboxConfig.config.edit': '编辑',
+  'fboxConfig.config.field': '设置项',
+  'fboxConfig.config.value': '值',
+  'fboxConfig.config.source': '来源',
+  'fboxConfig.config.applied': '最近下发',
+  'fboxConfig.config.inherit': '使用默认值',
+  'fboxConfig.config.currentFrom': '当前来源：{{source}}',
+  'fboxConfig.config.save': '保存并下发到网关',
+  'fboxConfig.config.neverSent': '尚未向该网关下发过配置。',
+  'fboxConfig.config.sentAt': '下发于 {{time}}',
+  'fboxConfig.config.failed': '网关未应用该配置：{{error}}',
+  'fboxConfig.config.timedOut': '网关未及时应答。',
+  'fboxConfig.config.notApplied': '尚未下发到网关（矿场默认值已变更）：{{fields}}。保存即可下发。',
+  'fboxConfig.miner.poolHijacked': '矿池被劫持',
+  'fboxConfig.miner.poolHijackedHint': '已锁定矿池，但该矿机上报的矿池或矿工名与配置不一致',
+  'fboxConfig.switches.masterOnly': '只有主账号可以修改这些开关。',
+  'fboxConfig.switches.overclockSent': '超频策略（{{status}}）已于 {{time}} 下发到 {{count}} 台矿机',
+  'fboxConfig.switches.overclockProgress':
+    '{{acknowledged}} 台已确认 · {{failed}} 台失败 · {{open}} 台等待中',
   // ── end fbox config and account switches ──
 
   // ── operation log ──

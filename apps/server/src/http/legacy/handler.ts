@@ -91,6 +91,9 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
+  fboxDefaultsSave: 'api.modified',
+  fboxDefaultsRemove: 'api.modified',
+  fboxConfigSave: 'api.commandSent',
   // ── end fbox config and account switches ──
 
   // ── operation log ──

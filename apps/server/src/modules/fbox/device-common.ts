@@ -12,7 +12,16 @@ import type { Retention } from './history.js';
  */
 export type DeviceDeps = Pick<
   FastifyInstance,
-  'db' | 'dbDialect' | 'clock' | 'config' | 'areas' | 'commands' | 'devices' | 'miners'
+  | 'db'
+  | 'dbDialect'
+  | 'clock'
+  | 'config'
+  | 'areas'
+  | 'commands'
+  | 'devices'
+  | 'miners'
+  | 'fboxConfig'
+  | 'accountSwitches'
 >;
 
 /** The history retention of the configuration, as `readSeries` takes it. */

@@ -27,6 +27,7 @@ export const fboxHandlers: HandlersFor<
     await app.fboxes.transfer(user, input.area_id, input.id, input.to_area_id);
     return null;
   },
-  fboxSetting: ({ app, user, input }) => app.fboxes.setting(user, input),
+  // The box setting is one FBOX configuration save (modules/fbox-config).
+  fboxSetting: ({ app, user, input }) => app.fboxConfig.saveSetting(user, input),
   fboxRegenerateMqtt: ({ app, user, input }) => app.fboxes.regenerateMqtt(user, input.area_id, input.id),
 };

@@ -1,13 +1,11 @@
 import {
   Code,
-  type CommandRef,
   type FboxCreateBody,
   type FboxDetail,
   type FboxEditBody,
   type FboxHistory,
   type FboxListItem,
   type FboxListQuery,
-  type FboxSettingBody,
   type HistoryQuery,
   type Language,
   limits,
@@ -77,7 +75,7 @@ export const meterOf = (
 
 /**
  * FBOXes of a mine (`fbox.boxlist`): list, detail with the compatibility fields of DESIGN §5,
- * changes (masters only), box settings sent as a `fbox.config` command, and history series.
+ * changes (masters only) and history series. Box settings live in modules/fbox-config.
  */
 export class FboxService {
   constructor(private readonly deps: DeviceDeps) {}
@@ -198,13 +196,17 @@ export class FboxService {
 
   async create(user: SessionUser, body: FboxCreateBody, lang: Language): Promise<FboxDetail> {
     requireManage(await this.deps.areas.requireAccess(user, body.area_id));
+    // A new box takes its mine's FBOX defaults; voltages given in the form are its own values.
+    const initial = await this.deps.fboxConfig.initialFor(body.area_id, body);
     const created = await this.deps.devices.createFbox(body.area_id, {
       name: body.name,
       kind: body.kind,
       ...(body.number !== undefined && { number: body.number }),
       ...(body.ip_range !== undefined && { ip_range: body.ip_range }),
-      ...(body.voltage_min !== undefined && { voltage_min: body.voltage_min }),
-      ...(body.voltage_max !== undefined && { voltage_max: body.voltage_max }),
+      voltage_min: initial.values.voltage_min,
+      voltage_max: initial.values.voltage_max,
+      reporting_interval_s: initial.values.reporting_interval,
+      settings: initial.settings,
       collectors: ([1, 2] as const).map((no) => ({
         no,
         mac: body[`collector${no}_mac`] ?? '',
@@ -217,6 +219,7 @@ export class FboxService {
         sensor_ratio: body[`meter${no}_ratio`] ?? 1,
       })),
     });
+    await this.deps.fboxConfig.recordOwn(created.id, initial.own);
     return this.detail(user, body.area_id, created.id, lang);
   }
 
@@ -265,6 +268,7 @@ export class FboxService {
         });
       }
     });
+    await this.deps.fboxConfig.recordEditedVoltages(body.id, body);
     return this.detail(user, body.area_id, body.id, lang);
   }
 
@@ -303,43 +307,6 @@ export class FboxService {
     this.deps.devices.forget(box.device_id);
     this.deps.miners.invalidate(areaId);
     this.deps.miners.invalidate(toAreaId);
-  }
-
-  /** Stores the box settings and sends them to the gateway as a `fbox.config` command. */
-  async setting(user: SessionUser, body: FboxSettingBody): Promise<CommandRef> {
-    requireManage(await this.deps.areas.requireAccess(user, body.area_id));
-    const repo = this.repo();
-    const box = (await repo.findIdentity(body.area_id, body.id)) ?? notFound();
-    const settings = {
-      ...parseJson<Record<string, unknown>>(box.settings, {}),
-      temperature_max: body.temperature_max,
-      humidity_max: body.humidity_max,
-    };
-    await repo.update(
-      body.id,
-      {
-        voltage_min: body.voltage_min,
-        voltage_max: body.voltage_max,
-        reporting_interval_s: body.reporting_interval,
-        settings: JSON.stringify(settings),
-      },
-      this.deps.clock(),
-    );
-    const command = await this.deps.commands.issue({
-      areaId: body.area_id,
-      fboxId: body.id,
-      kind: 'fbox.config',
-      target: {},
-      params: {
-        voltage_min: body.voltage_min,
-        voltage_max: body.voltage_max,
-        temperature_max: body.temperature_max,
-        humidity_max: body.humidity_max,
-        reporting_interval_s: body.reporting_interval,
-      },
-      userId: user.id,
-    });
-    return { command_id: command.id, status: command.status };
   }
 
   async regenerateMqtt(user: SessionUser, areaId: number, id: number) {

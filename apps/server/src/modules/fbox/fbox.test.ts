@@ -257,6 +257,8 @@ describeDb('FBOX API (fbox.boxlist)', () => {
       temperature_max: 45,
       humidity_max: 80,
       reporting_interval_s: 10,
+      // The rest of the box's effective configuration (modules/fbox-config).
+      delay_switch_ms: 0,
     });
     expect((await detail(box.id)).data).toMatchObject({
       voltage_min: 350,

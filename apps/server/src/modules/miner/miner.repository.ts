@@ -2,6 +2,7 @@ import type { MinerExportQuery, MinerSortField } from '@fbox/contracts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { containsText, parseSort } from '../fbox/device-common.js';
+import { poolHijacked } from '../fbox-config/pool-guard.js';
 
 /** Every sortable column of the miner list; ties break on the miner id. */
 const sortColumns: Record<MinerSortField, string> = {
@@ -82,6 +83,7 @@ export class MinerRepository {
     if (f.fault === 'any') q = q.where('miner_state.fault', '<>', '');
     else if (f.fault === 'none') q = q.where('miner_state.fault', '=', '');
     else if (f.fault) q = q.where('miner_state.fault', '=', f.fault);
+    if (f.pool_hijacked) q = q.where(poolHijacked);
     if (f.keyword) {
       const keyword = f.keyword;
       q = q.where((eb) =>

@@ -13,6 +13,7 @@ import type { CommandRecord, IssueCommand } from '../../devices/command.service.
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, issueBatch, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
 import { deviceHistory } from '../fbox/history.js';
+import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository } from './miner.repository.js';
 
@@ -66,6 +67,8 @@ export const minerItem = (r: Omit<MinerRow, 'area_id'>): MinerListItem => ({
   power_w: r.power_w,
   uptime_s: r.uptime_s,
   updated_at: r.updated_at,
+  // Set by the list and the detail (Lock Pool's guard, modules/fbox-config/pool-guard.ts).
+  pool_hijacked: false,
 });
 
 export const commandOf = (r: CommandRecord): Command => ({
@@ -117,14 +120,26 @@ export class MinerService {
       total = q.page === 1 && rows.length < q.limit ? rows.length : await repo.count(q);
       this.counts.set(areaId, key, total, now);
     }
-    return { items: rows.map(minerItem), total, page: q.page, limit: q.limit };
+    const hijacked = await hijackedAmong(
+      this.deps.db,
+      areaId,
+      rows.map((r) => r.id),
+    );
+    const items = rows.map((r) => ({ ...minerItem(r), pool_hijacked: hijacked.has(r.id) }));
+    return { items, total, page: q.page, limit: q.limit };
   }
 
   async detail(user: Caller, areaId: number, id: number): Promise<MinerDetail> {
     await this.deps.areas.requireAccess(user, areaId);
     const row = (await this.repo().find(areaId, id)) ?? notFound();
     const commands = await this.deps.commands.listForMiner(id, 20);
-    return { ...minerItem(row), area_id: row.area_id, commands: commands.map(commandOf) };
+    const hijacked = await hijackedAmong(this.deps.db, areaId, [id]);
+    return {
+      ...minerItem(row),
+      pool_hijacked: hijacked.has(id),
+      area_id: row.area_id,
+      commands: commands.map(commandOf),
+    };
   }
 
   async filterOptions(user: Caller, areaId: number) {
@@ -169,6 +184,8 @@ export class MinerService {
     command: MinerCommand,
   ): Promise<MinerBatchResult> {
     await this.deps.areas.requireAccess(user, areaId);
+    // Lock Pool: pool changes are refused while the master has it on.
+    if (command.kind === 'miner.pool') await this.deps.accountSwitches.assertPoolUnlocked(areaId);
     const unique = [...new Set(ids)];
     const miners = new Map((await this.repo().findTargets(areaId, unique)).map((m) => [m.id, m]));
     const batchId = randomBytes(12).toString('hex');
@@ -188,7 +205,12 @@ export class MinerService {
         },
       ];
     });
-    return issueBatch(this.deps, batchId, 'miner_id', unique, inputs);
+    const result = await issueBatch(this.deps, batchId, 'miner_id', unique, inputs);
+    if (command.kind === 'miner.pool') {
+      const { pool_address, worker } = command.params as { pool_address: string; worker: string };
+      await this.deps.accountSwitches.recordConfiguredPool([...miners.keys()], pool_address, worker);
+    }
+    return result;
   }
 
   async history(user: Caller, q: HistoryQuery) {

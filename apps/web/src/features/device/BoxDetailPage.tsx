@@ -252,6 +252,10 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
                 {t('device.box.settings')}
               </Button>
             )}
+            {/* Everyone may read the configuration; saving it is for those who manage (the page says so). */}
+            <Link to={`/device/fboxConfig?id=${fbox.id}`} data-testid="box-config">
+              <Button>{t('fboxConfig.config.open')}</Button>
+            </Link>
             {can('fboxTransfer') && (
               <Button onClick={() => setDialog('transfer')} data-testid="box-transfer">
                 {t('device.box.transfer')}

@@ -35,6 +35,11 @@ const MinerFields = ({ miner }: { miner: MinerDetail }) => {
       <Descriptions.Item label={t('device.miner.pool')}>{showText(miner.pool)}</Descriptions.Item>
       <Descriptions.Item label={t('device.miner.poolAddress')}>
         {showText(miner.pool_address)}
+        {miner.pool_hijacked && (
+          <Tag color="red" title={t('fboxConfig.miner.poolHijackedHint')} style={{ marginInlineStart: 6 }}>
+            {t('fboxConfig.miner.poolHijacked')}
+          </Tag>
+        )}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.ip')}>{showText(miner.ip)}</Descriptions.Item>
       <Descriptions.Item label={t('device.miner.sn')}>{showText(miner.sn)}</Descriptions.Item>

@@ -29,6 +29,8 @@ const filterKeys = [
   'pool',
   'mode',
   'fault',
+  // Lock Pool's guard (features/fbox-config).
+  'pool_hijacked',
 ] as const;
 
 /**

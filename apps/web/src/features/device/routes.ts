@@ -55,6 +55,12 @@ export const deviceGroup: RouteGroup = {
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
+    {
+      path: '/device/fboxConfig',
+      layout: 'main',
+      page: () => import('../fbox-config/FboxConfigPage').then((m) => m.FboxConfigPage),
+      meta: { titleKey: 'app.route.fboxConfig', hidden: true, activeMenu: '/device/boxList' },
+    },
     // ── end fbox config and account switches ──
 
     // ── operation log ──

@@ -32,6 +32,12 @@ export const setGroup: RouteGroup = {
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
+    {
+      path: '/set/fboxDefaults',
+      layout: 'main',
+      page: () => import('../fbox-config/FboxDefaultsPage').then((m) => m.FboxDefaultsPage),
+      meta: { titleKey: 'app.route.fboxDefaults' },
+    },
     // ── end fbox config and account switches ──
 
     // ── operation log ──

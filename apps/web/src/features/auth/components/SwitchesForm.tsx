@@ -1,4 +1,6 @@
 import { intInRange, limits, type UserInfo } from '@fbox/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import InputNumber from 'antd/es/input-number';
@@ -7,6 +9,7 @@ import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, localizeRule, schemaRule } from '../../../lib/form-rules';
+import { fboxConfigKeys, OverclockPolicyNote } from '../../fbox-config';
 import { useSetUserInfo } from '../api';
 
 interface SwitchValues {
@@ -44,6 +47,9 @@ export const SwitchesForm = ({ user }: { user: UserInfo }) => {
   const [form] = Form.useForm<SwitchValues>();
   const setUserInfo = useSetUserInfo();
   const autoOn = Form.useWatch('auto_frequency', form);
+  const queryClient = useQueryClient();
+  // The switches govern the master's mines: sub-accounts see them read-only.
+  const readOnly = user.is_masterID !== 1;
 
   const onFinish = async (values: SwitchValues) => {
     try {
@@ -54,16 +60,33 @@ export const SwitchesForm = ({ user }: { user: UserInfo }) => {
         pool_config_status: values.pool_config_status ? 'on' : 'off',
         delay_switch_value: values.delay_switch_value,
       });
+      await queryClient.invalidateQueries({ queryKey: fboxConfigKeys.overclock() });
     } catch (error) {
       if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
     }
   };
 
   return (
-    <Form form={form} name="switches" layout="vertical" initialValues={toValues(user)} onFinish={onFinish}>
+    <Form
+      form={form}
+      name="switches"
+      layout="vertical"
+      initialValues={toValues(user)}
+      onFinish={onFinish}
+      disabled={readOnly}
+    >
+      {readOnly && (
+        <Alert
+          type="info"
+          showIcon
+          title={t('fboxConfig.switches.masterOnly')}
+          style={{ marginBottom: 16 }}
+        />
+      )}
       <Form.Item name="auto_frequency" label={t('field.auto_frequency')} valuePropName="checked">
         <Switch checkedChildren={t('common.state.on')} unCheckedChildren={t('common.state.off')} />
       </Form.Item>
+      {!readOnly && <OverclockPolicyNote />}
       <Space align="start" wrap>
         <Form.Item
           name="min"

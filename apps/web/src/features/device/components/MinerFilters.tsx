@@ -94,6 +94,9 @@ export const MinerFilters = ({ list }: { list: ListQueryState }) => {
         ],
         140,
       )}
+      {select('pool_hijacked', t('fboxConfig.miner.poolHijacked'), [
+        { value: '1', label: t('fboxConfig.miner.poolHijacked') },
+      ])}
     </>
   );
 };

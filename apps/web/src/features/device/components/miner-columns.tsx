@@ -20,7 +20,22 @@ export const minerColumns = (
     sortField: 'worker',
     hideable: false,
     fixed: 'left',
-    render: (_, m) => <Link to={minerDetailPath(m.id)}>{showText(m.worker)}</Link>,
+    render: (_, m) => (
+      <>
+        <Link to={minerDetailPath(m.id)}>{showText(m.worker)}</Link>
+        {m.pool_hijacked && (
+          // Lock Pool's guard (features/fbox-config): another pool or worker than the configured one.
+          <Tag
+            color="red"
+            title={t('fboxConfig.miner.poolHijackedHint')}
+            style={{ marginInlineStart: 6 }}
+            data-testid="pool-hijacked"
+          >
+            {t('fboxConfig.miner.poolHijacked')}
+          </Tag>
+        )}
+      </>
+    ),
   },
   { key: 'ip', title: t('device.miner.ip'), dataIndex: 'ip', sortField: 'ip' },
   { key: 'sn', title: t('device.miner.sn'), dataIndex: 'sn', sortField: 'sn' },

@@ -1,0 +1,3 @@
+/** What other parts of the app use from the FBOX configuration feature. */
+export { fboxConfigKeys } from './keys';
+export { OverclockPolicyNote } from './OverclockPolicyNote';
