@@ -178,6 +178,15 @@ export const sharedEn = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'rule.number': 'must be a valid number',
+  'rule.numberMax': 'must be at most {{max}}',
+  'field.electricity_price': 'Electricity price',
+  'field.comment': 'Comment',
+  'field.contact': 'Coordinator contact',
+  'api.revokeNeedsEmbeddedBroker':
+    'Revoking needs the built-in MQTT broker; with an external broker, remove the client in its own configuration',
+  'api.clientRevoked': 'Client revoked and disconnected',
+  'api.agentKeyRegenerated': 'A new Agent Key was issued; agents using the old one were disconnected',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
@@ -366,6 +375,14 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'rule.number': '必须是有效的数字',
+  'rule.numberMax': '不能大于 {{max}}',
+  'field.electricity_price': '电价',
+  'field.comment': '备注',
+  'field.contact': '协调人联系方式',
+  'api.revokeNeedsEmbeddedBroker': '吊销需要内置 MQTT 代理；使用外部代理时，请在其自身配置中移除该客户端',
+  'api.clientRevoked': '客户端已吊销并断开连接',
+  'api.agentKeyRegenerated': '已生成新的 Agent Key；使用旧密钥的采集端已断开',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -11,6 +11,7 @@ import type { Dialect } from './database.js';
 import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { minerListMigration } from './migration-miner-list.js';
+import { minesMigration } from './migration-mines.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -129,6 +130,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end sub-accounts (0006) ──
 
   // ── mines and pools (0007) ──
+  '0007_mines': minesMigration(dialect),
   // ── end mines and pools (0007) ──
 
   // ── fbox config and account switches (0008) ──

@@ -73,6 +73,12 @@ export interface AreasTable {
   electricity_hz: number;
   created_at: number;
   updated_at: number;
+  /** Migration 0007 (Manage Mines): the site agents' MQTT password, 32 hex digits. */
+  agent_key: Generated<string>;
+  comment: Generated<string>;
+  contact: Generated<string>;
+  /** Price of one kWh, > 0. */
+  electricity_price: Generated<number>;
 }
 
 export interface UserAreasTable {
@@ -102,6 +108,7 @@ export interface DB extends DevicesDB {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  mqtt_clients: import('./mines-schema.js').MqttClientsTable;
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -22,6 +22,7 @@ declare module 'fastify' {
     // ── end sub-accounts ──
 
     // ── mines and pools ──
+    mines: import('./mine/mine.service.js').MineService;
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
@@ -51,6 +52,7 @@ export const modulesPlugin = fp(
     // ── end sub-accounts ──
 
     // ── mines and pools ──
+    app.decorate('mines', new (await import('./mine/mine.service.js')).MineService(app));
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──

@@ -81,6 +81,8 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  mineRegenerateAgentKey: 'api.agentKeyRegenerated',
+  mineClientRevoke: 'api.clientRevoked',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
