@@ -9,14 +9,14 @@ export interface MqttClientsTable {
   /** The MQTT username: `gw-<deviceId>` for gateways, `agent:<areaId>` for agents. */
   client_key: string;
   /** '' when unknown (an external broker does not tell). */
-  client_id: string;
+  client_id: Generated<string>;
   fbox_id: number | null;
-  ip: string;
-  computer_name: string;
-  version: string;
+  ip: Generated<string>;
+  computer_name: Generated<string>;
+  version: Generated<string>;
   /** 1 while connected. */
-  online: number;
+  online: Generated<number>;
   first_seen_at: number;
   last_seen_at: number;
-  revoked_at: number | null;
+  revoked_at: Generated<number | null>;
 }
