@@ -333,6 +333,50 @@ export const en = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'app.route.manageMines': 'Manage Mines',
+  'mines.create': 'New mine',
+  'mines.createTitle': 'New mine',
+  'mines.editTitle': 'Edit mine',
+  'mines.hz': '{{hz}} Hz',
+  'mines.priceHint': 'Price of one kWh in your currency, greater than 0',
+  'mines.price': '{{price}} / kWh',
+  'mines.agentKey': 'Agent Key',
+  'mines.agentKey.show': 'Show the Agent Key',
+  'mines.agentKey.hide': 'Hide the Agent Key',
+  'mines.agentKey.regenerate': 'Regenerate',
+  'mines.agentKey.regenerateTitle': 'Issue a new Agent Key for {{name}}?',
+  'mines.agentKey.regenerateText':
+    'Site agents logged in with the current key are disconnected and must be given the new one. Agents revoked earlier can connect again only if they get the new key.',
+  'mines.createdAt': 'Created',
+  'mines.actions': 'Actions',
+  'mines.clients': 'Client keys',
+  'mines.delete.title': 'Delete mine {{name}}?',
+  'mines.delete.content':
+    'This deletes {{fboxes}} FBOX, {{tanks}} tanks and {{miners}} miners with their history, and {{clients}} client key records; {{subAccounts}} sub-accounts lose access to this mine. Its gateways and agents are disconnected. This cannot be undone.',
+  'mines.forbidden': 'Only the master account and administrators manage mines.',
+  'mines.loadFailed': 'The mines could not be loaded.',
+  'mines.clients.title': 'Client key records: {{name}}',
+  'mines.clients.kind': 'Type',
+  'mines.clients.kind.gateway': 'FBOX gateway',
+  'mines.clients.kind.agent': 'Site agent',
+  'mines.clients.clientKey': 'Client key',
+  'mines.clients.clientId': 'Client ID',
+  'mines.clients.ip': 'IP',
+  'mines.clients.computerName': 'Computer name',
+  'mines.clients.version': 'Version',
+  'mines.clients.revoked': 'Revoked',
+  'mines.clients.firstSeen': 'First seen',
+  'mines.clients.lastSeen': 'Last seen',
+  'mines.clients.revoke': 'Revoke',
+  'mines.clients.revokeGateway':
+    'Revoke the key of FBOX {{name}}? The gateway is disconnected now and its MQTT password is replaced; it can connect again only after new credentials are issued on the FBOX page.',
+  'mines.clients.revokeAgent':
+    'Revoke agent {{clientId}}? It is disconnected now and this client ID is refused from then on. Agents share the Agent Key: to shut out a machine that knows it, regenerate the Agent Key.',
+  'mines.clients.external':
+    "This server uses an external MQTT broker: the list shows what gateways and agents publish (no IP address, no client ID for gateways), and the server can neither disconnect nor refuse a client. Revoke clients in the broker's own configuration.",
+  'mines.clients.off': 'MQTT is off on this server: no client can connect.',
+  'mines.clients.agentLogin': 'Site agents log in with the MQTT username {{username}} and the Agent Key.',
+  'mines.clients.empty': 'No gateway or agent has connected for this mine yet.',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -331,6 +331,50 @@ export const zh: Record<keyof typeof en, string> = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'app.route.manageMines': '矿场管理',
+  'mines.create': '新建矿场',
+  'mines.createTitle': '新建矿场',
+  'mines.editTitle': '编辑矿场',
+  'mines.hz': '{{hz}} Hz',
+  'mines.priceHint': '每千瓦时电价（本地货币），须大于 0',
+  'mines.price': '{{price}} / 千瓦时',
+  'mines.agentKey': 'Agent Key',
+  'mines.agentKey.show': '显示 Agent Key',
+  'mines.agentKey.hide': '隐藏 Agent Key',
+  'mines.agentKey.regenerate': '重新生成',
+  'mines.agentKey.regenerateTitle': '为 {{name}} 生成新的 Agent Key？',
+  'mines.agentKey.regenerateText':
+    '使用当前密钥登录的采集端将被断开，需配置新密钥。之前被吊销的采集端只有拿到新密钥才能重新连接。',
+  'mines.createdAt': '创建时间',
+  'mines.actions': '操作',
+  'mines.clients': '客户端密钥',
+  'mines.delete.title': '删除矿场 {{name}}？',
+  'mines.delete.content':
+    '将删除 {{fboxes}} 个 FBOX、{{tanks}} 个油箱和 {{miners}} 台矿机及其历史数据，以及 {{clients}} 条客户端密钥记录；{{subAccounts}} 个子账号将失去该矿场的权限。其网关和采集端将被断开。此操作无法撤销。',
+  'mines.forbidden': '只有主账号和管理员可以管理矿场。',
+  'mines.loadFailed': '无法加载矿场列表。',
+  'mines.clients.title': '客户端密钥记录：{{name}}',
+  'mines.clients.kind': '类型',
+  'mines.clients.kind.gateway': 'FBOX 网关',
+  'mines.clients.kind.agent': '现场采集端',
+  'mines.clients.clientKey': '客户端密钥',
+  'mines.clients.clientId': '客户端 ID',
+  'mines.clients.ip': 'IP',
+  'mines.clients.computerName': '计算机名',
+  'mines.clients.version': '版本',
+  'mines.clients.revoked': '已吊销',
+  'mines.clients.firstSeen': '首次连接',
+  'mines.clients.lastSeen': '最后在线',
+  'mines.clients.revoke': '吊销',
+  'mines.clients.revokeGateway':
+    '吊销 FBOX {{name}} 的密钥？网关将立即断开，其 MQTT 密码会被替换；只有在 FBOX 页面重新生成凭据后才能再次连接。',
+  'mines.clients.revokeAgent':
+    '吊销采集端 {{clientId}}？它将立即断开，此后该客户端 ID 将被拒绝。采集端共用 Agent Key：要阻止知道密钥的机器，请重新生成 Agent Key。',
+  'mines.clients.external':
+    '本服务器使用外部 MQTT 代理：列表显示网关和采集端发布的信息（无 IP 地址，网关无客户端 ID），服务器无法断开或拒绝客户端。请在代理自身的配置中吊销客户端。',
+  'mines.clients.off': '本服务器未启用 MQTT：没有客户端可以连接。',
+  'mines.clients.agentLogin': '现场采集端使用 MQTT 用户名 {{username}} 和 Agent Key 登录。',
+  'mines.clients.empty': '该矿场还没有网关或采集端连接过。',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -13,6 +13,12 @@ export const setGroup: RouteGroup = {
     // ── end sub-accounts ──
 
     // ── mines and pools ──
+    {
+      path: '/set/mines',
+      layout: 'main',
+      page: () => import('../mines/ManageMinesPage').then((m) => m.ManageMinesPage),
+      meta: { titleKey: 'app.route.manageMines' },
+    },
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
