@@ -333,6 +333,8 @@ export const en = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'mines.clients.versionOf': 'Version {{version}}',
+  'mines.clients.firstSeenAt': 'First seen {{time}}',
   'app.route.manageMines': 'Manage Mines',
   'mines.create': 'New mine',
   'mines.createTitle': 'New mine',
@@ -363,9 +365,7 @@ export const en = {
   'mines.clients.clientId': 'Client ID',
   'mines.clients.ip': 'IP',
   'mines.clients.computerName': 'Computer name',
-  'mines.clients.version': 'Version',
   'mines.clients.revoked': 'Revoked',
-  'mines.clients.firstSeen': 'First seen',
   'mines.clients.lastSeen': 'Last seen',
   'mines.clients.revoke': 'Revoke',
   'mines.clients.revokeGateway':

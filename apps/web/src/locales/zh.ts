@@ -331,6 +331,8 @@ export const zh: Record<keyof typeof en, string> = {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
+  'mines.clients.versionOf': '版本 {{version}}',
+  'mines.clients.firstSeenAt': '首次连接 {{time}}',
   'app.route.manageMines': '矿场管理',
   'mines.create': '新建矿场',
   'mines.createTitle': '新建矿场',
@@ -361,9 +363,7 @@ export const zh: Record<keyof typeof en, string> = {
   'mines.clients.clientId': '客户端 ID',
   'mines.clients.ip': 'IP',
   'mines.clients.computerName': '计算机名',
-  'mines.clients.version': '版本',
   'mines.clients.revoked': '已吊销',
-  'mines.clients.firstSeen': '首次连接',
   'mines.clients.lastSeen': '最后在线',
   'mines.clients.revoke': '吊销',
   'mines.clients.revokeGateway':

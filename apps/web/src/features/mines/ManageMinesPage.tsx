@@ -30,6 +30,7 @@ export const ManageMinesPage = () => {
   const isMaster = useUserInfo().data?.is_masterID === 1;
   const [dialog, setDialog] = useState<Dialog>(null);
   const [clientsOf, setClientsOf] = useState<Mine | null>(null);
+  const [clientsOpen, setClientsOpen] = useState(false);
 
   if (mines.error) {
     const forbidden = mines.error instanceof ApiError && mines.error.code === Code.FORBIDDEN;
@@ -71,7 +72,12 @@ export const ManageMinesPage = () => {
         </Typography.Paragraph>
       ),
     },
-    { key: 'agent_key', title: t('mines.agentKey'), render: (_, mine) => <AgentKeyCell mine={mine} /> },
+    {
+      key: 'agent_key',
+      title: t('mines.agentKey'),
+      width: 400,
+      render: (_, mine) => <AgentKeyCell mine={mine} />,
+    },
     { key: 'created_at', title: t('mines.createdAt'), render: (_, mine) => formatTime(mine.created_at) },
     {
       key: 'actions',
@@ -86,7 +92,14 @@ export const ManageMinesPage = () => {
           >
             {t('common.action.edit')}
           </Button>
-          <Button size="small" onClick={() => setClientsOf(mine)} data-testid={`mine-clients-${mine.id}`}>
+          <Button
+            size="small"
+            onClick={() => {
+              setClientsOf(mine);
+              setClientsOpen(true);
+            }}
+            data-testid={`mine-clients-${mine.id}`}
+          >
             {t('mines.clients')}
           </Button>
           {isMaster && <DeleteMineButton mine={mine} />}
@@ -126,7 +139,12 @@ export const ManageMinesPage = () => {
         mine={dialog?.kind === 'edit' ? dialog.mine : undefined}
         onClose={() => setDialog(null)}
       />
-      <ClientRecordsDrawer mine={clientsOf} onClose={() => setClientsOf(null)} />
+      <ClientRecordsDrawer
+        mine={clientsOf}
+        open={clientsOpen}
+        onClose={() => setClientsOpen(false)}
+        afterClose={() => setClientsOf(null)}
+      />
     </Card>
   );
 };

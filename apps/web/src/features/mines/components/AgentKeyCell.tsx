@@ -29,7 +29,7 @@ export const AgentKeyCell = ({ mine }: { mine: Mine }) => {
     });
 
   return (
-    <Space size={4} data-testid={`agent-key-${mine.id}`}>
+    <Space size={4} wrap={false} data-testid={`agent-key-${mine.id}`}>
       {holder}
       <Typography.Text code copyable={{ text: mine.agent_key }} data-testid="agent-key-value">
         {shown ? mine.agent_key : MASK}

@@ -5,6 +5,7 @@ import Drawer from 'antd/es/drawer';
 import Popconfirm from 'antd/es/popconfirm';
 import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 import { StatusTag } from '../../../components/StatusTag';
@@ -18,7 +19,18 @@ const orDash = (text: string) => text || NO_DATA;
  * Client key records of a mine (spec §3): every gateway and site agent that connected, with status
  * and times in the user's time zone, and revoke (embedded broker only) after a confirmation.
  */
-export const ClientRecordsDrawer = ({ mine, onClose }: { mine: Mine | null; onClose: () => void }) => {
+export const ClientRecordsDrawer = ({
+  mine,
+  open,
+  onClose,
+  afterClose,
+}: {
+  mine: Mine | null;
+  open: boolean;
+  onClose: () => void;
+  /** The closing animation is over: the mine may be forgotten. */
+  afterClose: () => void;
+}) => {
   const { t } = useTranslation();
   const records = useClientRecords(mine?.id ?? null);
   const revoke = useRevokeClient(mine?.id ?? 0);
@@ -48,9 +60,17 @@ export const ClientRecordsDrawer = ({ mine, onClose }: { mine: Mine | null; onCl
     {
       key: 'computer_name',
       title: t('mines.clients.computerName'),
-      render: (_, record) => orDash(record.computer_name),
+      render: (_, record) => (
+        <>
+          {orDash(record.computer_name)}
+          {record.version && (
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+              {t('mines.clients.versionOf', { version: record.version })}
+            </Typography.Text>
+          )}
+        </>
+      ),
     },
-    { key: 'version', title: t('mines.clients.version'), render: (_, record) => orDash(record.version) },
     {
       key: 'status',
       title: t('common.status.title'),
@@ -62,14 +82,13 @@ export const ClientRecordsDrawer = ({ mine, onClose }: { mine: Mine | null; onCl
         ),
     },
     {
-      key: 'first_seen_at',
-      title: t('mines.clients.firstSeen'),
-      render: (_, record) => formatTime(record.first_seen_at),
-    },
-    {
       key: 'last_seen_at',
       title: t('mines.clients.lastSeen'),
-      render: (_, record) => formatTime(record.last_seen_at),
+      render: (_, record) => (
+        <Tooltip title={t('mines.clients.firstSeenAt', { time: formatTime(record.first_seen_at) })}>
+          <span>{formatTime(record.last_seen_at)}</span>
+        </Tooltip>
+      ),
     },
     {
       key: 'actions',
@@ -99,8 +118,9 @@ export const ClientRecordsDrawer = ({ mine, onClose }: { mine: Mine | null; onCl
 
   return (
     <Drawer
-      open={mine !== null}
+      open={open}
       onClose={onClose}
+      afterOpenChange={(opened) => !opened && afterClose()}
       width={1100}
       title={mine ? t('mines.clients.title', { name: mine.area_name }) : undefined}
       data-testid="client-records"

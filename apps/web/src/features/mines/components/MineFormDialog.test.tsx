@@ -16,7 +16,7 @@ const fill = (label: string, value: string) =>
 const save = () => act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
 
 describe('MineFormDialog', () => {
-  let onClose: ReturnType<typeof vi.fn>;
+  let onClose: ReturnType<typeof vi.fn<() => void>>;
   beforeEach(() => {
     // jsdom has neither ResizeObserver nor matchMedia; antd's text area and modal ask for them.
     vi.stubGlobal(
@@ -38,7 +38,7 @@ describe('MineFormDialog', () => {
     const quiet = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } as never;
     setMessageApi(quiet);
     setStaticMessageApi(quiet);
-    onClose = vi.fn();
+    onClose = vi.fn<() => void>();
     render(
       <QueryClientProvider client={new QueryClient()}>
         <MineFormDialog open onClose={onClose} />
