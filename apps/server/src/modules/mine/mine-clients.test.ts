@@ -2,7 +2,7 @@ import { agentTopics, agentUsername, Code, topics } from '@fbox/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CreatedFbox } from '../../devices/device.service.js';
-import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
+import { buildTestApp, describeDb, type TestApp, testBrokers } from '../../test/build-test-app.js';
 import {
   createArea,
   createFbox,
@@ -262,6 +262,46 @@ describeDb('client key records without the embedded broker', () => {
       const after = (await get(t.app, CLIENTS, { area_id: String(areaId) }, { token })).json().data;
       expect(after.items[0].revoked_at).toBeNull();
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describeDb('client key records (external broker)', () => {
+  const run = testBrokers.includes('external') ? it : it.skip;
+  run('records what gateways publish, without IP or client id, and refuses to revoke', async () => {
+    const t = await buildTestApp({ mqtt: 'external' });
+    const master = await createMaster(t.app);
+    const token = await login(t.app, master);
+    const areaId = (await createArea(t.app, master.id)).id;
+    const fbox = await createFbox(t.app, areaId, { name: 'Ext box' });
+    const gateway = await connectGateway(t.app, fbox);
+    const list = async () => {
+      await t.app.mqttClients!.drain();
+      return (await get(t.app, CLIENTS, { area_id: String(areaId) }, { token })).json().data;
+    };
+    try {
+      await gateway.publishAsync(topics.status(fbox.device_id), 'online', { qos: 1, retain: true });
+      await gateway.publishAsync(topics.hello(fbox.device_id), JSON.stringify({ computer_name: 'ext-pc' }), {
+        qos: 1,
+        retain: true,
+      });
+      await waitFor(async () => (await list()).items[0]?.computer_name === 'ext-pc');
+      const data = await list();
+      expect(data).toMatchObject({
+        broker: 'external',
+        items: [{ kind: 'gateway', client_key: fbox.mqtt_username, client_id: '', ip: '', online: true }],
+      });
+      const res = (await post(t.app, REVOKE, { area_id: areaId, id: data.items[0].id }, { token })).json();
+      expect(res.code).toBe(Code.CONFLICT);
+      await gateway.publishAsync(topics.status(fbox.device_id), 'offline', { qos: 1, retain: true });
+      await waitFor(async () => (await list()).items[0]?.online === false);
+    } finally {
+      // Retained messages outlive the test on a shared broker.
+      for (const topic of [topics.status(fbox.device_id), topics.hello(fbox.device_id)]) {
+        await gateway.publishAsync(topic, '', { qos: 1, retain: true });
+      }
+      await gateway.endAsync();
       await t.close();
     }
   });
