@@ -99,6 +99,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   } else {
     app.decorate('mqttBroker', null);
     app.decorate('mqtt', null);
+    app.decorate('mqttClients', null);
   }
   await app.register(ingestPlugin);
   await app.register(jobsPlugin, { start: options.jobs ?? false });

@@ -1,14 +1,16 @@
+import { hostname } from 'node:os';
 import {
   type CommandAck,
   CommandAckSchema,
   type CommandMessage,
   commandKinds,
+  HelloMessageSchema,
   type TelemetryMessage,
   TelemetryMessageSchema,
   topics,
 } from '@fbox/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Gateway } from './gateway.js';
+import { Gateway, SIMULATOR_VERSION } from './gateway.js';
 import { startSimulator } from './simulator.js';
 import { CLOUD, type Recorder, startRecorder, startTestBroker, type TestBroker } from './test-broker.js';
 
@@ -79,9 +81,9 @@ describe.each(targets)('gateway protocol on $name', (target) => {
     cleanups.push(async () => {
       await gateway.stop();
       // Leave no retained status behind on a shared broker.
-      await recorder.client
-        .publishAsync(topics.status(deviceId), '', { qos: 1, retain: true })
-        .catch(() => {});
+      for (const topic of [topics.status(deviceId), topics.hello(deviceId)]) {
+        await recorder.client.publishAsync(topic, '', { qos: 1, retain: true }).catch(() => {});
+      }
       await recorder.close();
     });
     await gateway.start();
@@ -100,6 +102,15 @@ describe.each(targets)('gateway protocol on $name', (target) => {
     for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]!);
     expect(seqs[0]).toBeGreaterThan(1_600_000_000_000); // time-based start: restarts never reuse a seq
     expect(reports[0]!.miners).toHaveLength(6);
+    // It announces itself (client key records) with this machine's name, retained for late subscribers.
+    const hello = await startRecorder(env.url, topics.hello(deviceId), env.observer);
+    const announced = await hello.waitFor(() => true);
+    expect(announced.retain).toBe(true);
+    expect(HelloMessageSchema.parse(JSON.parse(announced.payload))).toEqual({
+      computer_name: hostname(),
+      version: SIMULATOR_VERSION,
+    });
+    await hello.close();
 
     // A late subscriber gets the retained status.
     const late = await startRecorder(env.url, topics.status(deviceId), env.observer);

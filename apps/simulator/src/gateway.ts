@@ -1,4 +1,11 @@
-import { type CommandAck, CommandMessageSchema, type TelemetryMessage, topics } from '@fbox/contracts';
+import { hostname } from 'node:os';
+import {
+  type CommandAck,
+  CommandMessageSchema,
+  type HelloMessage,
+  type TelemetryMessage,
+  topics,
+} from '@fbox/contracts';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { type Logger, silentLogger } from './logger.js';
 import { type Clock, systemClock } from './model/clock.js';
@@ -30,7 +37,12 @@ export interface GatewayOptions {
   reconnectPeriodMs?: number;
   /** Extra mqtt.js options (merged last). */
   mqtt?: Partial<IClientOptions>;
+  /** Computer name announced in the retained hello (default: this machine's host name). */
+  computerName?: string;
 }
+
+/** Announced in the hello with the computer name, so the cloud's client key records tell simulators apart. */
+export const SIMULATOR_VERSION = 'fbox-simulator 0.1.0';
 
 export type SilenceMode = 'quiet' | 'disconnect';
 
@@ -163,6 +175,14 @@ export class Gateway {
         try {
           await client.subscribeAsync(topics.command(this.deviceId), { qos: 1 });
           await client.publishAsync(statusTopic, 'online', { qos: 1, retain: true });
+          const hello: HelloMessage = {
+            computer_name: this.options.computerName ?? hostname(),
+            version: SIMULATOR_VERSION,
+          };
+          await client.publishAsync(topics.hello(this.deviceId), JSON.stringify(hello), {
+            qos: 1,
+            retain: true,
+          });
           if (client === this.client && !this.silentMode) this.schedule(0);
         } catch (error) {
           this.counters.errors++;

@@ -483,7 +483,7 @@ export const endpoints = {
   areaEdit: endpoint({
     method: 'POST',
     path: '/index/fbox.area/edit',
-    permission: 'master',
+    permission: 'manage',
     body: AreaEditBodySchema,
     data: AreaSchema,
     mutates: true,

@@ -198,6 +198,15 @@ export const sharedEn = {
   'field.api_secret': 'API secret',
   'field.clear_api_key': 'Remove API key',
   'field.clear_api_secret': 'Remove API secret',
+  'rule.number': 'must be a valid number',
+  'rule.numberMax': 'must be at most {{max}}',
+  'field.electricity_price': 'Electricity price',
+  'field.comment': 'Comment',
+  'field.contact': 'Coordinator contact',
+  'api.revokeNeedsEmbeddedBroker':
+    'Revoking needs the built-in MQTT broker; with an external broker, remove the client in its own configuration',
+  'api.clientRevoked': 'Client revoked and disconnected',
+  'api.agentKeyRegenerated': 'A new Agent Key was issued; agents using the old one were disconnected',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
@@ -263,6 +272,8 @@ export const sharedEn = {
   'oplog.action.fboxDefaultsSave': 'Save FBOX default settings',
   'oplog.action.fboxDefaultsRemove': 'Reset FBOX default settings',
   'oplog.action.fboxConfigSave': 'Save FBOX configuration',
+  'oplog.action.mineRegenerateAgentKey': 'Regenerate Agent Key',
+  'oplog.action.mineClientRevoke': 'Revoke client key',
   // ── end operation log ──
 
   // ── tasks ──
@@ -465,6 +476,14 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'field.api_secret': 'API 私钥',
   'field.clear_api_key': '删除 API 密钥',
   'field.clear_api_secret': '删除 API 私钥',
+  'rule.number': '必须是有效的数字',
+  'rule.numberMax': '不能大于 {{max}}',
+  'field.electricity_price': '电价',
+  'field.comment': '备注',
+  'field.contact': '协调人联系方式',
+  'api.revokeNeedsEmbeddedBroker': '吊销需要内置 MQTT 代理；使用外部代理时，请在其自身配置中移除该客户端',
+  'api.clientRevoked': '客户端已吊销并断开连接',
+  'api.agentKeyRegenerated': '已生成新的 Agent Key；使用旧密钥的采集端已断开',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
@@ -529,6 +548,8 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'oplog.action.fboxDefaultsSave': '保存 FBOX 默认设置',
   'oplog.action.fboxDefaultsRemove': '重置 FBOX 默认设置',
   'oplog.action.fboxConfigSave': '保存 FBOX 配置',
+  'oplog.action.mineRegenerateAgentKey': '重新生成 Agent Key',
+  'oplog.action.mineClientRevoke': '吊销客户端密钥',
   // ── end operation log ──
 
   // ── tasks ──

@@ -12,6 +12,8 @@ export const topics = {
   status: (deviceId: string) => `fbox/${deviceId}/status`,
   command: (deviceId: string) => `fbox/${deviceId}/cmd`,
   ack: (deviceId: string) => `fbox/${deviceId}/cmd/ack`,
+  /** Retained `HelloMessage`: who the gateway is (computer name, version). */
+  hello: (deviceId: string) => `fbox/${deviceId}/hello`,
 } as const;
 
 /** `fbox/<deviceId>/<kind>` → its parts, or null for any other topic. */
@@ -159,3 +161,48 @@ export type CommandAck = z.infer<typeof CommandAckSchema>;
 
 export const commandStatuses = ['pending', 'sent', 'acknowledged', 'failed', 'timed_out'] as const;
 export type CommandStatus = (typeof commandStatuses)[number];
+
+/** `fbox/<deviceId>/hello` and `agent/<areaId>/<clientId>/hello`, retained: who the client is. */
+export const HelloMessageSchema = z.object({
+  computer_name: z.string().trim().max(128),
+  version: z.string().trim().max(64).optional(),
+});
+export type HelloMessage = z.infer<typeof HelloMessageSchema>;
+
+/**
+ * Site agents (collectors) log in with the MQTT username `agent:<areaId>` and the mine's Agent Key as
+ * password, with a client id of `[A-Za-z0-9_-]{1,64}`, and may publish only under their own
+ * `agent/<areaId>/<clientId>/`: `hello` and `status` (`online` / `offline`, retained, the last will).
+ */
+export const agentTopics = {
+  hello: (areaId: number, clientId: string) => `agent/${areaId}/${clientId}/hello`,
+  status: (areaId: number, clientId: string) => `agent/${areaId}/${clientId}/status`,
+} as const;
+
+export const agentUsername = (areaId: number): string => `agent:${areaId}`;
+
+/** `agent:<areaId>` → the area id, or null for any other username. */
+export const parseAgentUsername = (username: string): number | null => {
+  const match = /^agent:([1-9]\d{0,15})$/.exec(username);
+  return match ? Number(match[1]) : null;
+};
+
+export const AgentClientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** A topic a client announces itself on (hello, agent status), or null. */
+export type ClientTopic =
+  | { kind: 'gateway'; deviceId: string; what: 'hello' }
+  | { kind: 'agent'; areaId: number; clientId: string; what: 'hello' | 'status' };
+
+export const parseClientTopic = (topic: string): ClientTopic | null => {
+  const gateway = /^fbox\/([A-Za-z0-9_-]{1,64})\/hello$/.exec(topic);
+  if (gateway) return { kind: 'gateway', deviceId: gateway[1]!, what: 'hello' };
+  const agent = /^agent\/([1-9]\d{0,15})\/([A-Za-z0-9_-]{1,64})\/(hello|status)$/.exec(topic);
+  if (!agent) return null;
+  return {
+    kind: 'agent',
+    areaId: Number(agent[1]),
+    clientId: agent[2]!,
+    what: agent[3] as 'hello' | 'status',
+  };
+};

@@ -12,7 +12,9 @@ import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { fboxConfigMigration } from './migration-fbox-config.js';
 import { minerListMigration } from './migration-miner-list.js';
+import { minesMigration } from './migration-mines.js';
 import { oplogMigration } from './migration-oplog.js';
+import { poolsMigration } from './migration-pools.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -131,11 +133,8 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end sub-accounts (0006) ──
 
   // ── mines and pools (0007) ──
-  // Loaded here so the shared import block stays untouched by this slot.
-  '0011_pools': {
-    up: async (db) => (await import('./migration-pools.js')).poolsMigration(dialect).up(db),
-    down: async (db) => (await import('./migration-pools.js')).poolsMigration(dialect).down?.(db),
-  },
+  '0011_pools': poolsMigration(dialect),
+  '0007_mines': minesMigration(dialect),
   // ── end mines and pools (0007) ──
 
   // ── fbox config and account switches (0008) ──

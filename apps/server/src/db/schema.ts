@@ -6,6 +6,9 @@ import type {
   MinerPoolConfigsTable,
   OverclockPoliciesTable,
 } from './fbox-config-schema.js';
+import type { MqttClientsTable } from './mines-schema.js';
+import type { OperationLogTable } from './oplog-schema.js';
+import type { ObserverLinksTable, PoolSubaccountsTable } from './pools-schema.js';
 
 export type * from './devices-schema.js';
 
@@ -79,6 +82,12 @@ export interface AreasTable {
   electricity_hz: number;
   created_at: number;
   updated_at: number;
+  /** Migration 0007 (Manage Mines): the site agents' MQTT password, 32 hex digits. */
+  agent_key: Generated<string>;
+  comment: Generated<string>;
+  contact: Generated<string>;
+  /** Price of one kWh, > 0. */
+  electricity_price: Generated<number>;
 }
 
 export interface UserAreasTable {
@@ -108,8 +117,9 @@ export interface DB extends DevicesDB {
   // ── end sub-accounts ──
 
   // ── mines and pools ──
-  observer_links: import('./pools-schema.js').ObserverLinksTable;
-  pool_subaccounts: import('./pools-schema.js').PoolSubaccountsTable;
+  observer_links: ObserverLinksTable;
+  pool_subaccounts: PoolSubaccountsTable;
+  mqtt_clients: MqttClientsTable;
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
@@ -120,7 +130,7 @@ export interface DB extends DevicesDB {
   // ── end fbox config and account switches ──
 
   // ── operation log ──
-  operation_log: import('./oplog-schema.js').OperationLogTable;
+  operation_log: OperationLogTable;
   // ── end operation log ──
 
   // ── tasks ──

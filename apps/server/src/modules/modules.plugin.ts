@@ -5,8 +5,10 @@ import { FboxService } from './fbox/fbox.service.js';
 import { AccountSwitchService } from './fbox-config/account-switches.service.js';
 import { FboxConfigService } from './fbox-config/fbox-config.service.js';
 import { MessageService } from './message/message.service.js';
+import { MineService } from './mine/mine.service.js';
 import { MinerService } from './miner/miner.service.js';
 import { OplogService } from './oplog/oplog.service.js';
+import { PoolService } from './pool/pool.service.js';
 import { SubAccountService } from './subaccount/subaccount.service.js';
 import { TankService } from './tank/tank.service.js';
 import { TotalService } from './total/total.service.js';
@@ -27,7 +29,8 @@ declare module 'fastify' {
     // ── end sub-accounts ──
 
     // ── mines and pools ──
-    pools: import('./pool/pool.service.js').PoolService;
+    pools: PoolService;
+    mines: MineService;
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
@@ -61,8 +64,8 @@ export const modulesPlugin = fp(
     // ── end sub-accounts ──
 
     // ── mines and pools ──
-    // Loaded here so the shared import block stays untouched by this slot.
-    app.decorate('pools', new (await import('./pool/pool.service.js')).PoolService(app));
+    app.decorate('pools', new PoolService(app));
+    app.decorate('mines', new MineService(app));
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──

@@ -1,24 +1,54 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:net';
-import { parseTopic } from '@fbox/contracts';
+import { parseClientTopic, parseTopic } from '@fbox/contracts';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { listenOnFreeFallback } from '../lib/ports.js';
+import { type ClientIdentity, type ClientObserver, plainIp } from './client-tracker.js';
 import type { MqttMessageHandler, MqttRefusal, MqttTransport } from './transport.js';
 
 export interface Broker {
   port: number;
   /** Closes every session of a device (its credentials changed or its box is gone); returns how many. */
   disconnect(deviceId: string): number;
+  /** Closes the sessions of a mine's site agents (all, or one client id); returns how many. */
+  disconnectAgents(areaId: number, clientId?: string): number;
   close(): Promise<void>;
 }
 
-/** Checks a gateway's MQTT account; resolves to the device id it may use, or null. */
-export type Authenticator = (username: string, password: string) => Promise<string | null>;
+/** Checks a login (gateway or site agent); resolves to who the client is, or null to refuse it. */
+export type Authenticator = (
+  username: string,
+  password: string,
+  clientId: string,
+) => Promise<ClientIdentity | null>;
 
-/** The device id an authenticated client was admitted for (kept on the aedes client object). */
-const deviceIdOf = (client: Client | null): string | undefined =>
-  (client as (Client & { fboxDeviceId?: string }) | null)?.fboxDeviceId;
+type TrackedClient = Client & { fboxIdentity?: ClientIdentity };
+
+/** Who an authenticated client was admitted as (kept on the aedes client object). */
+const identityOf = (client: Client | null): ClientIdentity | undefined =>
+  (client as TrackedClient | null)?.fboxIdentity;
+
+/** The device id of a gateway client. */
+const deviceIdOf = (client: Client | null): string | undefined => {
+  const identity = identityOf(client);
+  return identity?.kind === 'gateway' ? identity.deviceId : undefined;
+};
+
+/** Whether a client may publish on a topic: its own gateway topics, or its own agent topics. */
+const mayPublish = (client: Client, topic: string): boolean => {
+  const identity = identityOf(client);
+  if (!identity) return false;
+  const announce = parseClientTopic(topic);
+  if (identity.kind === 'agent') {
+    return (
+      announce?.kind === 'agent' && announce.areaId === identity.areaId && announce.clientId === client.id
+    );
+  }
+  if (announce) return announce.kind === 'gateway' && announce.deviceId === identity.deviceId;
+  const parsed = parseTopic(topic);
+  return parsed !== null && parsed.kind !== 'cmd' && parsed.deviceId === identity.deviceId;
+};
 
 const notAuthorized = (code: 4 | 5) =>
   Object.assign(new Error('Not authorized'), { returnCode: code as 4 | 5 });
@@ -30,7 +60,14 @@ const notAuthorized = (code: 4 | 5) =>
  * publishes commands straight into it.
  */
 export const startBroker = async (
-  options: { port: number; explicit: boolean; host: string; authenticate: Authenticator },
+  options: {
+    port: number;
+    explicit: boolean;
+    host: string;
+    authenticate: Authenticator;
+    /** Told about connections and hellos (client key records). */
+    observer?: ClientObserver;
+  },
   log: FastifyBaseLogger,
 ): Promise<Broker & MqttTransport> => {
   const events = new EventEmitter<{ refused: [MqttRefusal] }>();
@@ -42,13 +79,13 @@ export const startBroker = async (
 
   const aedes = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
-      options.authenticate(username ?? '', password?.toString('utf8') ?? '').then(
-        (deviceId) => {
-          if (!deviceId) {
+      options.authenticate(username ?? '', password?.toString('utf8') ?? '', client.id).then(
+        (identity) => {
+          if (!identity) {
             refuse({ reason: 'bad_credentials', clientId: client.id, username });
             return done(notAuthorized(4), false);
           }
-          (client as Client & { fboxDeviceId?: string }).fboxDeviceId = deviceId;
+          (client as TrackedClient).fboxIdentity = identity;
           done(null, true);
         },
         (error: unknown) => {
@@ -60,8 +97,7 @@ export const startBroker = async (
     authorizePublish: (client, packet, callback) => {
       // client is null for the server's own publishes (commands).
       if (!client) return callback(null);
-      const parsed = parseTopic(packet.topic);
-      if (parsed && parsed.kind !== 'cmd' && parsed.deviceId === deviceIdOf(client)) return callback(null);
+      if (mayPublish(client, packet.topic)) return callback(null);
       refuse({ reason: 'foreign_topic', clientId: client.id, topic: packet.topic });
       callback(new Error('Topic not allowed'));
     },
@@ -73,24 +109,37 @@ export const startBroker = async (
       callback(null, null);
     },
   });
-  // Sessions by device id, so a changed password or a deleted box can cut its gateway off at once.
+  // Sessions by gateway (`fbox:<deviceId>`) and by mine for site agents (`agent:<areaId>`), so a
+  // changed password, a deleted box, a new Agent Key or a revocation can cut them off at once.
   const sessions = new Map<string, Set<Client>>();
+  const sessionKey = (identity: ClientIdentity) =>
+    identity.kind === 'gateway' ? `fbox:${identity.deviceId}` : `agent:${identity.areaId}`;
   aedes.on('client', (client) => {
-    const deviceId = deviceIdOf(client);
-    if (!deviceId) return;
-    const set = sessions.get(deviceId) ?? new Set<Client>();
+    const identity = identityOf(client);
+    if (!identity) return;
+    const key = sessionKey(identity);
+    const set = sessions.get(key) ?? new Set<Client>();
     set.add(client);
-    sessions.set(deviceId, set);
+    sessions.set(key, set);
+    const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
+    options.observer?.connected(identity, client.id, plainIp(address));
   });
   aedes.on('clientDisconnect', (client) => {
-    const deviceId = deviceIdOf(client);
-    const set = deviceId ? sessions.get(deviceId) : undefined;
-    if (!set) return;
-    set.delete(client);
-    if (set.size === 0) sessions.delete(deviceId!);
+    const identity = identityOf(client);
+    if (!identity) return;
+    const key = sessionKey(identity);
+    const set = sessions.get(key);
+    // A session closed by `disconnect` was already taken out of the map; it still ends here.
+    if (set?.delete(client) && set.size === 0) sessions.delete(key);
+    options.observer?.disconnected(identity, client.id);
   });
   aedes.on('publish', (packet, client) => {
-    if (client && !packet.topic.startsWith('$SYS')) handler(packet.topic, packet.payload as Buffer);
+    if (!client || packet.topic.startsWith('$SYS')) return;
+    const announce = parseClientTopic(packet.topic);
+    const identity = identityOf(client);
+    if (announce && identity)
+      options.observer?.announced(identity, client.id, announce, packet.payload as Buffer);
+    else handler(packet.topic, packet.payload as Buffer);
   });
 
   const server: Server = createServer(aedes.handle);
@@ -111,12 +160,24 @@ export const startBroker = async (
         ),
       ),
     disconnect: (deviceId) => {
-      const set = sessions.get(deviceId);
+      const set = sessions.get(`fbox:${deviceId}`);
       if (!set) return 0;
-      sessions.delete(deviceId);
+      sessions.delete(`fbox:${deviceId}`);
       for (const client of set) client.close();
       log.info({ deviceId, sessions: set.size }, 'MQTT sessions of a device closed');
       return set.size;
+    },
+    disconnectAgents: (areaId, clientId) => {
+      const set = sessions.get(`agent:${areaId}`);
+      if (!set) return 0;
+      const closed = [...set].filter((client) => clientId === undefined || client.id === clientId);
+      for (const client of closed) {
+        set.delete(client);
+        client.close();
+      }
+      if (set.size === 0) sessions.delete(`agent:${areaId}`);
+      log.info({ areaId, clientId, sessions: closed.length }, 'MQTT sessions of site agents closed');
+      return closed.length;
     },
     close: () => {
       closing ??= (async () => {

@@ -11,7 +11,12 @@ import type { MqttMessageHandler, MqttRefusal, MqttTransport } from './transport
  * subscriptions, and applying a status twice is harmless.
  */
 export const connectExternal = async (
-  options: { url: string; shareGroup: string },
+  options: {
+    url: string;
+    shareGroup: string;
+    /** Sees hello and status messages of gateways and agents (client key records). */
+    observe?: (topic: string, payload: Buffer) => void;
+  },
   log: FastifyBaseLogger,
 ): Promise<MqttTransport> => {
   let handler: MqttMessageHandler = () => {};
@@ -22,7 +27,13 @@ export const connectExternal = async (
     reconnectPeriod: 2000,
     connectTimeout: 10_000,
   });
-  client.on('message', (topic, payload) => handler(topic, payload));
+  client.on('message', (topic, payload) => {
+    if (topic.startsWith('agent/') || topic.endsWith('/hello')) options.observe?.(topic, payload);
+    else {
+      if (topic.endsWith('/status')) options.observe?.(topic, payload);
+      handler(topic, payload);
+    }
+  });
   client.on('error', (error) => log.warn({ err: error }, 'MQTT client error'));
   client.on('reconnect', () => log.info('MQTT client reconnecting'));
   const share = `$share/${options.shareGroup}`;
@@ -30,6 +41,10 @@ export const connectExternal = async (
     [`${share}/fbox/+/telemetry`]: { qos: 1 },
     [`${share}/fbox/+/cmd/ack`]: { qos: 1 },
     'fbox/+/status': { qos: 1 },
+    // Client key records: every process keeps them (writes are idempotent), like status.
+    'fbox/+/hello': { qos: 1 },
+    'agent/+/+/hello': { qos: 1 },
+    'agent/+/+/status': { qos: 1 },
   });
   let closing: Promise<void> | undefined;
   return {

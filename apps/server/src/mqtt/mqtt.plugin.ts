@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { type Broker, startBroker } from './broker.js';
+import { ClientTracker } from './client-tracker.js';
 import { connectExternal } from './external.js';
 import type { MqttTransport } from './transport.js';
 
@@ -9,6 +10,8 @@ declare module 'fastify' {
     mqttBroker: Broker | null;
     /** The server's MQTT connection (embedded or external), or null when MQTT is off. */
     mqtt: MqttTransport | null;
+    /** Client key records of the clients this server's broker (or external broker) shows; null when MQTT is off. */
+    mqttClients: ClientTracker | null;
   }
 }
 
@@ -29,16 +32,26 @@ export interface MqttOptions {
 export const mqttPlugin = fp<MqttOptions>(
   async (app, options) => {
     let transport: MqttTransport;
+    const tracker = new ClientTracker(app.db, app.clock, app.devices, app.log);
     if (options.url) {
       app.log.info({ url: options.url.replace(/\/\/[^@]*@/, '//***@') }, 'using external MQTT broker');
       transport = await connectExternal(
-        { url: options.url, shareGroup: options.shareGroup ?? 'fbox-ingest' },
+        {
+          url: options.url,
+          shareGroup: options.shareGroup ?? 'fbox-ingest',
+          observe: (topic, payload) => tracker.observe(topic, payload),
+        },
         app.log,
       );
       app.decorate('mqttBroker', null);
     } else {
+      await tracker.reset();
       const broker = await startBroker(
-        { ...options, authenticate: (username, password) => app.devices.authenticate(username, password) },
+        {
+          ...options,
+          authenticate: (username, password, clientId) => tracker.authenticate(username, password, clientId),
+          observer: tracker,
+        },
         app.log,
       );
       transport = broker;
@@ -47,11 +60,13 @@ export const mqttPlugin = fp<MqttOptions>(
       app.log.info({ port: broker.port }, `MQTT broker listening on port ${broker.port}`);
     }
     app.decorate('mqtt', transport);
+    app.decorate('mqttClients', tracker);
     app.commands.setTransport(transport);
     app.addHook('onClose', async () => {
       app.commands.setTransport(null);
       app.devices.setSessionCloser(null);
       await transport.close();
+      await tracker.drain();
     });
   },
   { name: 'mqtt', dependencies: ['devices'] },

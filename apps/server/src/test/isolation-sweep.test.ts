@@ -32,6 +32,7 @@ interface Tenant {
   userId: number;
   observerLinkId: number;
   poolSubaccountId: number;
+  mqttClientId: number;
 }
 
 /** Field name → the object it refers to. */
@@ -49,6 +50,8 @@ const fieldRefs: Record<string, keyof Tenant> = {
 
 /** What `id` / `ids` name, by the endpoint's path. */
 const idRefs: [RegExp, keyof Tenant][] = [
+  // Before the generic fbox.area entry: the first match wins.
+  [/\/fbox\.area\/revoke_client$/, 'mqttClientId'],
   [/\/fbox\.boxlist\//, 'fboxId'],
   [/\/fbox\.oillist\//, 'tankId'],
   [/\/fbox\.miner\//, 'minerId'],
@@ -84,6 +87,7 @@ const ownAccount: Partial<Record<EndpointName, string>> = {
   ruleList: "answers the caller's own role and rules",
   realIp: "answers the caller's own IP address",
   overclockPolicy: "answers the caller's own account's last overclock policy",
+  mineList: "lists the caller's own mines with their Agent Keys (masters and administrators)",
 };
 
 const table = (Object.entries(endpoints) as [EndpointName, Endpoint][]).filter(
@@ -161,7 +165,21 @@ const tenant = async (
     subaccount: `${marker} sub`,
     coin: 'BTC',
   });
+  const client = await app.db
+    .insertInto('mqtt_clients')
+    .values({
+      area_id: area.id,
+      kind: 'agent',
+      client_key: `agent:${area.id}`,
+      client_id: `${marker}-agent`,
+      fbox_id: null,
+      first_seen_at: 0,
+      last_seen_at: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
+    mqttClientId: client.id,
     areaId: area.id,
     observerLinkId: link.id,
     poolSubaccountId: poolSubaccount.id,

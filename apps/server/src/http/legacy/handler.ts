@@ -88,6 +88,8 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   observerLinkDelete: 'api.modified',
   poolSubaccountSave: 'api.modified',
   poolSubaccountRemove: 'api.modified',
+  mineRegenerateAgentKey: 'api.agentKeyRegenerated',
+  mineClientRevoke: 'api.clientRevoked',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

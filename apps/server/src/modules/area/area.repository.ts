@@ -3,6 +3,25 @@ import type { DB } from '../../db/schema.js';
 
 const columns = ['areas.id', 'areas.area_name', 'areas.electricity_hz'] as const;
 
+/** What the Manage Mines screen shows to masters and administrators (with the Agent Key). */
+export const mineColumns = [
+  ...columns,
+  'areas.electricity_price',
+  'areas.comment',
+  'areas.contact',
+  'areas.agent_key',
+  'areas.created_at',
+] as const;
+
+/** Mine fields an edit may change. */
+export interface AreaChanges {
+  area_name?: string;
+  electricity_hz?: number;
+  electricity_price?: number;
+  comment?: string;
+  contact?: string;
+}
+
 /** Kysely queries for areas (mines). Every lookup is scoped by owner so foreign ids are invisible. */
 export class AreaRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -61,13 +80,22 @@ export class AreaRepository {
     return (await query.executeTakeFirst()) !== undefined;
   }
 
-  insert(ownerId: number, name: string, electricityHz: number, now: number) {
+  insert(
+    ownerId: number,
+    mine: Required<Pick<AreaChanges, 'area_name' | 'electricity_hz' | 'electricity_price'>> & AreaChanges,
+    agentKey: string,
+    now: number,
+  ) {
     return this.db
       .insertInto('areas')
       .values({
         owner_id: ownerId,
-        area_name: name,
-        electricity_hz: electricityHz,
+        area_name: mine.area_name,
+        electricity_hz: mine.electricity_hz,
+        electricity_price: mine.electricity_price,
+        comment: mine.comment ?? '',
+        contact: mine.contact ?? '',
+        agent_key: agentKey,
         created_at: now,
         updated_at: now,
       })
@@ -75,11 +103,7 @@ export class AreaRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async update(
-    id: number,
-    values: { area_name?: string; electricity_hz?: number },
-    now: number,
-  ): Promise<void> {
+  async update(id: number, values: AreaChanges & { agent_key?: string }, now: number): Promise<void> {
     await this.db
       .updateTable('areas')
       .set({ ...values, updated_at: now })

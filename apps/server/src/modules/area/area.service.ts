@@ -1,11 +1,26 @@
-import { type Area, type AreaCreateBody, type AreaEditBody, Code, canManage, limits } from '@fbox/contracts';
+import {
+  type Area,
+  type AreaCreateBody,
+  type AreaEditBody,
+  Code,
+  canManage,
+  limits,
+  mineLimits,
+} from '@fbox/contracts';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
+import { newAgentKey } from '../../db/migration-mines.js';
 import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
-import { AreaRepository } from './area.repository.js';
+import { type AreaChanges, AreaRepository } from './area.repository.js';
+
+/**
+ * A new mine. Over HTTP the price is required (spec §5, the contract enforces it); internal callers
+ * (bootstrap's demo mine, seed scripts, test factories) may leave it to the default.
+ */
+export type NewMine = Omit<AreaCreateBody, 'electricity_price'> & { electricity_price?: number };
 
 /** An area the caller may act in (see `AreaService.requireAccess`). */
 export interface AreaAccess extends Area {
@@ -43,40 +58,48 @@ export class AreaService {
     return { ...area, canManage: canManage(user) };
   }
 
-  async create(ownerId: number, body: AreaCreateBody): Promise<Area> {
+  /** Creates a mine of a master with a fresh Agent Key. */
+  async create(ownerId: number, body: NewMine): Promise<Area> {
     const repo = new AreaRepository(this.db);
     if (await repo.nameTaken(ownerId, body.area_name)) throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
+    const mine = {
+      ...body,
+      electricity_hz: body.electricity_hz ?? limits.defaultElectricityHz,
+      electricity_price: body.electricity_price ?? mineLimits.defaultElectricityPrice,
+    };
     try {
-      return await repo.insert(
-        ownerId,
-        body.area_name,
-        body.electricity_hz ?? limits.defaultElectricityHz,
-        this.clock(),
-      );
+      return await repo.insert(ownerId, mine, newAgentKey(), this.clock());
     } catch (error) {
       if (isUniqueViolation(error)) throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
       throw error;
     }
   }
 
-  async edit(ownerId: number, body: AreaEditBody): Promise<Area> {
+  /**
+   * Changes the fields sent. Masters edit their mines, administrators the mines they manage (the
+   * endpoint's `manage` permission keeps operators out); anything else is "not found".
+   */
+  async edit(user: AreaCaller, body: AreaEditBody): Promise<Area> {
     const repo = new AreaRepository(this.db);
-    const area = await repo.findOwned(ownerId, body.id);
-    if (!area) throw new ApiError(Code.NOT_FOUND, 'api.notFound');
-    if (body.area_name !== undefined && (await repo.nameTaken(ownerId, body.area_name, body.id))) {
+    const area = await this.requireAccess(user, body.id);
+    if (body.area_name !== undefined && (await repo.nameTaken(area.owner_id, body.area_name, body.id))) {
       throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
     }
-    const values = {
-      ...(body.area_name !== undefined && { area_name: body.area_name }),
-      ...(body.electricity_hz !== undefined && { electricity_hz: body.electricity_hz }),
-    };
+    const { id: _id, ...sent } = body;
+    const values = Object.fromEntries(
+      Object.entries(sent).filter(([, value]) => value !== undefined),
+    ) as AreaChanges;
     try {
       await repo.update(body.id, values, this.clock());
     } catch (error) {
       if (isUniqueViolation(error)) throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
       throw error;
     }
-    return { ...area, ...values };
+    return {
+      id: area.id,
+      area_name: values.area_name ?? area.area_name,
+      electricity_hz: values.electricity_hz ?? area.electricity_hz,
+    };
   }
 
   async delete(ownerId: number, id: number): Promise<void> {

@@ -28,11 +28,21 @@ describeDb('areas (mines)', () => {
 
   it('creates, lists in id order, renames and deletes', async () => {
     const a = (
-      await post(t.app, '/index/fbox.area/create', { area_name: ' North ' }, { token, form: true })
+      await post(
+        t.app,
+        '/index/fbox.area/create',
+        { area_name: ' North ', electricity_price: '0.08' },
+        { token, form: true },
+      )
     ).json();
     expect(a).toMatchObject({ code: 1, data: { area_name: 'North', electricity_hz: 50 } });
     const b = (
-      await post(t.app, '/index/fbox.area/create', { area_name: 'South', electricity_hz: 60 }, { token })
+      await post(
+        t.app,
+        '/index/fbox.area/create',
+        { area_name: 'South', electricity_hz: 60, electricity_price: 0.1 },
+        { token },
+      )
     ).json();
     expect(await list()).toEqual([a.data, b.data]);
 
@@ -59,7 +69,12 @@ describeDb('areas (mines)', () => {
   it('refuses a duplicate name of the same owner, allows it for another owner', async () => {
     await createArea(t.app, master.id, 'Alpha');
     const beta = await createArea(t.app, master.id, 'Beta');
-    const dup = await post(t.app, '/index/fbox.area/create', { area_name: 'Alpha' }, { token });
+    const dup = await post(
+      t.app,
+      '/index/fbox.area/create',
+      { area_name: 'Alpha', electricity_price: 1 },
+      { token },
+    );
     expect(dup.json()).toEqual({
       code: Code.CONFLICT,
       msg: 'A mine with this name already exists',
@@ -69,7 +84,14 @@ describeDb('areas (mines)', () => {
     expect(rename.json().code).toBe(Code.CONFLICT);
     const other = await login(t.app, await createMaster(t.app));
     expect(
-      (await post(t.app, '/index/fbox.area/create', { area_name: 'Alpha' }, { token: other })).json().code,
+      (
+        await post(
+          t.app,
+          '/index/fbox.area/create',
+          { area_name: 'Alpha', electricity_price: 1 },
+          { token: other },
+        )
+      ).json().code,
     ).toBe(1);
   });
 
@@ -91,16 +113,21 @@ describeDb('areas (mines)', () => {
     expect(await list()).toEqual([mine]);
   });
 
-  it('lets a sub-account list its assigned areas but not change any', async () => {
+  it('lets a sub-account list its assigned areas; an operator changes none', async () => {
     const a = await createArea(t.app, master.id, 'A');
     await createArea(t.app, master.id, 'B');
     const sub = await login(t.app, await createSubAccount(t.app, master, [a.id]));
     expect(await list(sub)).toEqual([a]);
-    const res = (await post(t.app, '/index/fbox.area/create', { area_name: 'C' }, { token: sub })).json();
+    const res = (
+      await post(t.app, '/index/fbox.area/create', { area_name: 'C', electricity_price: 1 }, { token: sub })
+    ).json();
     expect(res).toEqual({ code: Code.FORBIDDEN, msg: 'You are not allowed to do this', data: null });
     expect((await post(t.app, '/index/fbox.area/deleted', { id: a.id }, { token: sub })).json().code).toBe(
       -4,
     );
+    expect(
+      (await post(t.app, '/index/fbox.area/edit', { id: a.id, area_name: 'Z' }, { token: sub })).json().code,
+    ).toBe(-4);
     expect(await list()).toHaveLength(2);
   });
 
@@ -108,11 +135,21 @@ describeDb('areas (mines)', () => {
     const empty = (await post(t.app, '/index/fbox.area/create', {}, { token })).json();
     expect(empty).toMatchObject({ code: -2, msg: 'Mine name: is required' });
     const hz = (
-      await post(t.app, '/index/fbox.area/create', { area_name: 'X', electricity_hz: 55 }, { token })
+      await post(
+        t.app,
+        '/index/fbox.area/create',
+        { area_name: 'X', electricity_hz: 55, electricity_price: 1 },
+        { token },
+      )
     ).json();
     expect(hz).toMatchObject({ code: -2, msg: 'Electricity frequency: must be 50 or 60' });
     const long = (
-      await post(t.app, '/index/fbox.area/create', { area_name: 'x'.repeat(51) }, { token })
+      await post(
+        t.app,
+        '/index/fbox.area/create',
+        { area_name: 'x'.repeat(51), electricity_price: 1 },
+        { token },
+      )
     ).json();
     expect(long).toMatchObject({ code: -2, msg: 'Mine name: must be at most 50 characters' });
     const id = (await post(t.app, '/index/fbox.area/deleted', { id: '1 OR 1=1' }, { token })).json();

@@ -12,6 +12,8 @@ import styles from './HomePage.module.css';
 interface MineValues {
   area_name: string;
   electricity_hz: 50 | 60;
+  /** Typed text: the contract says whether it is a valid number greater than 0 (spec §5). */
+  electricity_price: string;
 }
 
 /** A master account without mines creates its first one here; it becomes the selected mine. */
@@ -41,6 +43,16 @@ export const CreateFirstMine = () => {
         rules={[schemaRule(AreaCreateBodySchema.shape.area_name, { label: t('field.area_name') })]}
       >
         <Input maxLength={limits.areaNameMax} />
+      </Form.Item>
+      <Form.Item
+        name="electricity_price"
+        label={t('field.electricity_price')}
+        required
+        rules={[
+          schemaRule(AreaCreateBodySchema.shape.electricity_price, { label: t('field.electricity_price') }),
+        ]}
+      >
+        <Input inputMode="decimal" maxLength={20} data-testid="create-mine-price" />
       </Form.Item>
       <Form.Item name="electricity_hz" label={t('field.electricity_hz')}>
         <Radio.Group

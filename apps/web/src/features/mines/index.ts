@@ -1,1 +1,8 @@
-export { areaKeys, areaListQuery, fetchAreas, useAreaList, useCreateArea, useSelectedArea } from './api';
+export {
+  areaKeys,
+  areaListQuery,
+  fetchAreas,
+  useAreaList,
+  useCreateArea,
+  useSelectedArea,
+} from './api';

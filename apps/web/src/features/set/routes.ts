@@ -29,6 +29,13 @@ export const setGroup: RouteGroup = {
       page: () => import('./PoolSubaccountPage').then((m) => m.PoolSubaccountPage),
       meta: { titleKey: 'app.route.poolSubaccount' },
     },
+    // Masters and administrators manage mines; operators never see the Agent Key.
+    {
+      path: '/set/mines',
+      layout: 'main',
+      page: () => import('../mines/ManageMinesPage').then((m) => m.ManageMinesPage),
+      meta: { titleKey: 'app.route.manageMines', roles: ['admin', 'administrator'] },
+    },
     // ── end mines and pools ──
 
     // ── fbox config and account switches ──
