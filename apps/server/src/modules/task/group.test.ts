@@ -61,7 +61,9 @@ describeDb('miner groups (minerGroup/*)', () => {
     });
     const list = await call('list', { type: 'miner_reboot' });
     expect(list.data).toMatchObject({ total: 1, items: [{ id: g1.id, name: 'Row 1' }] });
-    expect((await call('list', { type: 'temp_mode' })).data.items.map((g: { name: string }) => g.name)).toEqual(['Hot']);
+    expect(
+      (await call('list', { type: 'temp_mode' })).data.items.map((g: { name: string }) => g.name),
+    ).toEqual(['Hot']);
     expect((await call('list', { type: 'pdu_reboot', keyword: 'nothing' })).data.total).toBe(0);
 
     await call('addMiner', { group_id: g1.id, miner_ids: [ids[0], ids[1]] });
@@ -116,8 +118,13 @@ describeDb('miner groups (minerGroup/*)', () => {
       (await call('addMiner', { group_id: g.id, all_matching: true, filter: { model: 'S19' } })).data,
     ).toEqual({ changed: 1, miner_count: 4 });
     expect(
-      (await call('removeMinerNew', { group_id: g.id, all_matching: true, filter: { fbox_id: boxA, status: 'online' } }))
-        .data,
+      (
+        await call('removeMinerNew', {
+          group_id: g.id,
+          all_matching: true,
+          filter: { fbox_id: boxA, status: 'online' },
+        })
+      ).data,
     ).toEqual({ changed: 2, miner_count: 2 });
     expect((await call('removeMinerNew', { group_id: g.id, miner_ids: [ids[1]] })).data).toEqual({
       changed: 1,
@@ -180,7 +187,12 @@ describeDb('miner groups (minerGroup/*)', () => {
     const otherToken = await login(t.app, other);
     const otherArea = (await createArea(t.app, other.id)).id;
     const theirs = (
-      await post(t.app, `${G}/add`, { area_id: otherArea, name: 'Theirs', type: 'miner_reboot' }, { token: otherToken })
+      await post(
+        t.app,
+        `${G}/add`,
+        { area_id: otherArea, name: 'Theirs', type: 'miner_reboot' },
+        { token: otherToken },
+      )
     ).json().data;
     for (const [path, body] of [
       ['edit', { id: theirs.id, name: 'x' }],
@@ -199,7 +211,9 @@ describeDb('miner groups (minerGroup/*)', () => {
     });
     // Their group is untouched; ours is unchanged by their calls either.
     expect(
-      (await post(t.app, `${G}/edit`, { area_id: otherArea, id: g.id, name: 'y' }, { token: otherToken })).json(),
+      (
+        await post(t.app, `${G}/edit`, { area_id: otherArea, id: g.id, name: 'y' }, { token: otherToken })
+      ).json(),
     ).toMatchObject({ code: Code.NOT_FOUND });
     expect((await call('list', { type: 'miner_reboot' })).data.items[0].name).toBe('Mine');
   });

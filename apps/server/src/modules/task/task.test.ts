@@ -1,8 +1,22 @@
-import { Code, type TaskStatus, type TaskTransition, taskStatuses, taskTransitions, transitionAllowed } from '@fbox/contracts';
+import {
+  Code,
+  type TaskStatus,
+  type TaskTransition,
+  taskStatuses,
+  taskTransitions,
+  transitionAllowed,
+} from '@fbox/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
 import { createFbox, createMiners } from '../../test/device-factories.js';
-import { createArea, createMaster, createSubAccount, login, post, type TestUser } from '../../test/factories.js';
+import {
+  createArea,
+  createMaster,
+  createSubAccount,
+  login,
+  post,
+  type TestUser,
+} from '../../test/factories.js';
 
 const R = '/ff-plat-api/api/taskReboot';
 const T = '/ff-plat-api/api/taskTemp';
@@ -100,25 +114,65 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
     const rebootCases: [string, Record<string, unknown>, string][] = [
       ['name required', { name: '  ' }, 'Name: is required'],
       ['name at most 50', { name: 'x'.repeat(51) }, 'Name: must be at most 50 characters'],
-      ['hashrate at least 1', { hashrate_threshold: 0.5 }, 'Hashrate condition: must be a number from 1 to 1000'],
-      ['hashrate at most 1000', { hashrate_threshold: 1001 }, 'Hashrate condition: must be a number from 1 to 1000'],
-      ['hashrate required', { hashrate_threshold: undefined }, 'Hashrate condition: must be a number from 1 to 1000'],
+      [
+        'hashrate at least 1',
+        { hashrate_threshold: 0.5 },
+        'Hashrate condition: must be a number from 1 to 1000',
+      ],
+      [
+        'hashrate at most 1000',
+        { hashrate_threshold: 1001 },
+        'Hashrate condition: must be a number from 1 to 1000',
+      ],
+      [
+        'hashrate required',
+        { hashrate_threshold: undefined },
+        'Hashrate condition: must be a number from 1 to 1000',
+      ],
       ['duration required', { duration_seconds: undefined }, 'Duration: must be a number from 30 to 86400'],
       ['duration at least 30 s', { duration_seconds: 10 }, 'Duration: must be a number from 30 to 86400'],
-      ['interval from the options', { reboot_interval_seconds: 45 }, 'Reboot interval: must be 30 s, 1, 2, 5, 15 or 30 min, 1 or 2 h'],
-      ['reboot limit at least 1', { reboot_limit: 0 }, 'Maximum reboot count: must be a number from 1 to 1000'],
-      ['reboot limit required', { reboot_limit: undefined }, 'Maximum reboot count: must be a number from 1 to 1000'],
+      [
+        'interval from the options',
+        { reboot_interval_seconds: 45 },
+        'Reboot interval: must be 30 s, 1, 2, 5, 15 or 30 min, 1 or 2 h',
+      ],
+      [
+        'reboot limit at least 1',
+        { reboot_limit: 0 },
+        'Maximum reboot count: must be a number from 1 to 1000',
+      ],
+      [
+        'reboot limit required',
+        { reboot_limit: undefined },
+        'Maximum reboot count: must be a number from 1 to 1000',
+      ],
       // A missing time is coerced to NaN by the contract, which the adapter names a wrong type.
       ['start required', { start_at: undefined }, 'Start time: has the wrong type'],
       ['end required', { end_at: undefined }, 'End time: has the wrong type'],
       ['start before end', { end_at: 1_000 }, 'End time: start must be earlier than end'],
-      ['simultaneous count required', { simultaneous_count: undefined }, 'Simultaneous operation count: must be a number from 1 to 1000'],
-      ['simultaneous count at least 1', { simultaneous_count: 0 }, 'Simultaneous operation count: must be a number from 1 to 1000'],
-      ['batch interval required', { batch_interval_seconds: undefined }, 'Operation interval: must be a number from 0 to 86400'],
+      [
+        'simultaneous count required',
+        { simultaneous_count: undefined },
+        'Simultaneous operation count: must be a number from 1 to 1000',
+      ],
+      [
+        'simultaneous count at least 1',
+        { simultaneous_count: 0 },
+        'Simultaneous operation count: must be a number from 1 to 1000',
+      ],
+      [
+        'batch interval required',
+        { batch_interval_seconds: undefined },
+        'Operation interval: must be a number from 0 to 86400',
+      ],
       ['one group at least', { group_ids: [] }, 'Miner groups: choose at least one miner group'],
       ['kind from the list', { kind: 'fan' }, 'Type: is invalid'],
       ['PDU needs the off time', { kind: 'pdu' }, 'Time between power off and on: is required'],
-      ['PDU off time at most 1 h', { kind: 'pdu', power_off_seconds: 3601 }, 'Time between power off and on: must be a number from 1 to 3600'],
+      [
+        'PDU off time at most 1 h',
+        { kind: 'pdu', power_off_seconds: 3601 },
+        'Time between power off and on: must be a number from 1 to 3600',
+      ],
     ];
     for (const [name, over, msg] of rebootCases) {
       it(`reboot task: ${name}`, async () => {
@@ -153,7 +207,12 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
     const other = await createMaster(t.app);
     const otherArea = (await createArea(t.app, other.id)).id;
     const theirs = (
-      await post(t.app, `${G}/add`, { area_id: otherArea, name: 'X', type: 'miner_reboot' }, { token: await login(t.app, other) })
+      await post(
+        t.app,
+        `${G}/add`,
+        { area_id: otherArea, name: 'X', type: 'miner_reboot' },
+        { token: await login(t.app, other) },
+      )
     ).json().data;
     expect(await call(`${R}/add`, reboot({ group_ids: [minerGroup, theirs.id] }))).toMatchObject({
       code: Code.NOT_FOUND,
@@ -166,12 +225,18 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
     const body = path === R ? reboot() : temp();
     const now = t.clock.ms;
     const times =
-      status === 'queued' ? { start_at: now + hour, end_at: now + 2 * hour } : { start_at: now - hour, end_at: now + hour };
+      status === 'queued'
+        ? { start_at: now + hour, end_at: now + 2 * hour }
+        : { start_at: now - hour, end_at: now + hour };
     const id = (await call(`${path}/add`, { ...body, ...times })).data.id as number;
     if (status === 'stopped' || status === 'expired') await call(`${path}/stop`, { area_id: areaId, id });
     if (status === 'deleted') await call(`${path}/delete`, { area_id: areaId, id });
     if (status === 'expired') {
-      await t.app.db.updateTable('tasks').set({ end_at: now - 1, start_at: now - hour }).where('id', '=', id).execute();
+      await t.app.db
+        .updateTable('tasks')
+        .set({ end_at: now - 1, start_at: now - hour })
+        .where('id', '=', id)
+        .execute();
     }
     return id;
   };
@@ -194,9 +259,11 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
         it(`${path.endsWith('Temp') ? 'temperature' : 'reboot'} task: ${transition} from ${status} is ${allowed ? 'allowed' : 'refused'}`, async () => {
           const id = await taskIn(status, path);
           const listStatus = async () =>
-            (
-              await t.app.db.selectFrom('tasks').select(['state', 'start_at', 'end_at']).where('id', '=', id).executeTakeFirstOrThrow()
-            );
+            await t.app.db
+              .selectFrom('tasks')
+              .select(['state', 'start_at', 'end_at'])
+              .where('id', '=', id)
+              .executeTakeFirstOrThrow();
           const before = await listStatus();
           const res = await call(`${path}/${transition}`, { area_id: areaId, id });
           if (allowed) {
@@ -207,7 +274,11 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
               // Deleted tasks leave the queue but stay findable in history by id.
               const list = await call(`${path}/list`, { area_id: areaId, kind: 'miner' });
               expect(list.data.items.map((x: { id: number }) => x.id)).not.toContain(id);
-              const deleted = await call(`${path}/list`, { area_id: areaId, kind: 'miner', status: 'deleted' });
+              const deleted = await call(`${path}/list`, {
+                area_id: areaId,
+                kind: 'miner',
+                status: 'deleted',
+              });
               expect(deleted.data.items.map((x: { id: number }) => x.id)).toContain(id);
             }
           } else {
@@ -222,7 +293,11 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
   it('edits queued, running and stopped tasks; refuses expired and deleted ones', async () => {
     for (const status of ['queued', 'running', 'stopped'] as const) {
       const id = await taskIn(status);
-      const res = await call(`${R}/update`, { ...reboot({ name: `Edited ${status}` }), id, start_at: t.clock.ms - hour });
+      const res = await call(`${R}/update`, {
+        ...reboot({ name: `Edited ${status}` }),
+        id,
+        start_at: t.clock.ms - hour,
+      });
       expect(res).toMatchObject({ code: 1, data: { id, name: `Edited ${status}` } });
     }
     for (const status of ['expired', 'deleted'] as const) {
@@ -233,14 +308,19 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
       });
     }
     const tempId = await taskIn('running', T);
-    expect(await call(`${T}/update`, { ...temp({ threshold: 70, hysteresis: 5 }), id: tempId })).toMatchObject({
+    expect(
+      await call(`${T}/update`, { ...temp({ threshold: 70, hysteresis: 5 }), id: tempId }),
+    ).toMatchObject({
       code: 1,
       data: { threshold: 70, hysteresis: 5 },
     });
     // The kind of a reboot task cannot change; a task of the other type is not found.
     const id = await taskIn('queued');
     expect(
-      await call(`${R}/update`, { ...reboot({ kind: 'pdu', group_ids: [pduGroup], power_off_seconds: 5 }), id }),
+      await call(`${R}/update`, {
+        ...reboot({ kind: 'pdu', group_ids: [pduGroup], power_off_seconds: 5 }),
+        id,
+      }),
     ).toMatchObject({ code: Code.NOT_FOUND });
     expect(await call(`${T}/update`, { ...temp(), id })).toMatchObject({ code: Code.NOT_FOUND });
     expect(await call(`${T}/stop`, { area_id: areaId, id })).toMatchObject({ code: Code.NOT_FOUND });
@@ -263,7 +343,9 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
     const otherToken = await login(t.app, other);
     const otherArea = (await createArea(t.app, other.id)).id;
     for (const op of ['start', 'stop', 'delete']) {
-      expect(await call(`${R}/${op}`, { area_id: otherArea, id }, otherToken)).toMatchObject({ code: Code.NOT_FOUND });
+      expect(await call(`${R}/${op}`, { area_id: otherArea, id }, otherToken)).toMatchObject({
+        code: Code.NOT_FOUND,
+      });
     }
     expect(await call(`${R}/update`, { ...reboot(), area_id: otherArea, id }, otherToken)).toMatchObject({
       code: Code.NOT_FOUND,
@@ -271,11 +353,16 @@ describeDb('reboot and temperature tasks: fields, status machine, edits (taskReb
     expect(await call(`${R}/history/items`, { area_id: otherArea, task_id: id }, otherToken)).toMatchObject({
       code: Code.NOT_FOUND,
     });
-    const operator = await createSubAccount(t.app, master, [areaId], { authority: 'operator', rules: ['taskControl'] });
+    const operator = await createSubAccount(t.app, master, [areaId], {
+      authority: 'operator',
+      rules: ['taskControl'],
+    });
     const opToken = await login(t.app, operator);
     expect((await call(`${R}/list`, { area_id: areaId, kind: 'miner' }, opToken)).data.total).toBe(1);
     expect((await call(`${R}/stop`, { area_id: areaId, id }, opToken)).data.status).toBe('stopped');
     expect(await call(`${R}/update`, { ...reboot(), id }, opToken)).toMatchObject({ code: Code.FORBIDDEN });
-    expect(await call(`${R}/delete`, { area_id: areaId, id }, opToken)).toMatchObject({ code: Code.FORBIDDEN });
+    expect(await call(`${R}/delete`, { area_id: areaId, id }, opToken)).toMatchObject({
+      code: Code.FORBIDDEN,
+    });
   });
 });
