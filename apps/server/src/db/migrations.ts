@@ -15,6 +15,7 @@ import { minerListMigration } from './migration-miner-list.js';
 import { minesMigration } from './migration-mines.js';
 import { oplogMigration } from './migration-oplog.js';
 import { poolsMigration } from './migration-pools.js';
+import { tasksMigration } from './migration-tasks.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -146,6 +147,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end operation log (0009) ──
 
   // ── tasks (0010) ──
+  '0010_tasks': tasksMigration(dialect),
   // ── end tasks (0010) ──
 });
 

@@ -11,6 +11,9 @@ import { OplogService } from './oplog/oplog.service.js';
 import { PoolService } from './pool/pool.service.js';
 import { SubAccountService } from './subaccount/subaccount.service.js';
 import { TankService } from './tank/tank.service.js';
+import { MinerGroupService } from './task/group.service.js';
+import { TaskEngine } from './task/task.engine.js';
+import { TaskService } from './task/task.service.js';
 import { TotalService } from './total/total.service.js';
 import { UserService } from './user/user.service.js';
 
@@ -43,6 +46,9 @@ declare module 'fastify' {
     // ── end operation log ──
 
     // ── tasks ──
+    minerGroups: MinerGroupService;
+    tasks: TaskService;
+    taskEngine: TaskEngine;
     // ── end tasks ──
   }
 }
@@ -78,6 +84,15 @@ export const modulesPlugin = fp(
     // ── end operation log ──
 
     // ── tasks ──
+    app.decorate('minerGroups', new MinerGroupService(app));
+    app.decorate('tasks', new TaskService(app));
+    {
+      const engine = new TaskEngine(app, app.config.taskLeaseMs);
+      app.decorate('taskEngine', engine);
+      // Items follow their commands' acks and timeouts as they arrive in this process.
+      app.commands.onSettled((settled) => engine.commandSettled(settled));
+      app.addHook('onClose', async () => engine.stop());
+    }
     // ── end tasks ──
   },
   { name: 'modules', dependencies: ['db'] },

@@ -33,12 +33,21 @@ interface Tenant {
   observerLinkId: number;
   poolSubaccountId: number;
   mqttClientId: number;
+  groupId: number;
+  rebootTaskId: number;
+  tempTaskId: number;
+  runId: number;
 }
 
 /** Field name → the object it refers to. */
 const fieldRefs: Record<string, keyof Tenant> = {
   area_id: 'areaId',
   area_ids: 'areaId',
+  group_id: 'groupId',
+  group_ids: 'groupId',
+  task_id: 'rebootTaskId',
+  run_id: 'runId',
+  miner_ids: 'minerId',
   to_area_id: 'areaId',
   mine_id: 'areaId',
   fbox_id: 'fboxId',
@@ -60,6 +69,9 @@ const idRefs: [RegExp, keyof Tenant][] = [
   [/\/fbox\.user\//, 'userId'],
   [/\/fbox\.pool\//, 'observerLinkId'],
   [/\/admin\/fbox\/config\//, 'fboxId'],
+  [/\/minerGroup\//, 'groupId'],
+  [/\/taskReboot\//, 'rebootTaskId'],
+  [/\/taskTemp\//, 'tempTaskId'],
   [/\/admin\/area\/pool\//, 'poolSubaccountId'],
 ];
 
@@ -178,7 +190,56 @@ const tenant = async (
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Automation: a group of each kind with the miner, a reboot and a temperature task, one run.
+  const platform = async <T>(path: string, body: Record<string, unknown>): Promise<T> => {
+    const answer = (await post(app, `/ff-plat-api/api/${path}`, body, { token: ownerToken })).json();
+    expect(answer.code, `${path}: ${answer.msg}`).toBe(Code.OK);
+    return answer.data as T;
+  };
+  const group = async (type: string) => {
+    const made = await platform<{ id: number }>('minerGroup/add', {
+      area_id: area.id,
+      name: `${marker} ${type}`,
+      type,
+    });
+    await platform('minerGroup/addMiner', { area_id: area.id, group_id: made.id, miner_ids: [minerId] });
+    return made.id;
+  };
+  const groupId = await group('miner_reboot');
+  const tempGroupId = await group('temp_mode');
+  const window = { start_at: Date.now() + 86_400_000, end_at: Date.now() + 2 * 86_400_000 };
+  const rebootTask = await platform<{ id: number }>('taskReboot/add', {
+    area_id: area.id,
+    kind: 'miner',
+    name: `${marker} reboot`,
+    hashrate_threshold: 50,
+    duration_seconds: 600,
+    reboot_interval_seconds: 1800,
+    reboot_limit: 3,
+    simultaneous_count: 5,
+    batch_interval_seconds: 60,
+    group_ids: [groupId],
+    ...window,
+  });
+  const tempTask = await platform<{ id: number }>('taskTemp/add', {
+    area_id: area.id,
+    name: `${marker} temp`,
+    group_ids: [tempGroupId],
+    source: 'tank_oil_outlet',
+    threshold: 60,
+    duration_seconds: 300,
+    ...window,
+  });
+  const run = await app.db
+    .insertInto('task_runs')
+    .values({ task_id: rebootTask.id, area_id: area.id, started_at: 0, finished_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
+    groupId,
+    rebootTaskId: rebootTask.id,
+    tempTaskId: tempTask.id,
+    runId: run.id,
     mqttClientId: client.id,
     areaId: area.id,
     observerLinkId: link.id,

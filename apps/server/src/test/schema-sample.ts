@@ -36,6 +36,9 @@ export const samples: Record<string, unknown> = {
   pool_address: 'stratum+tcp://pool.example.com:3333',
   link: 'https://pool.example.com/observer',
   voltage_min: 360,
+  reboot_interval_seconds: 1800,
+  start_at: 1_735_689_600_000,
+  end_at: 1_735_776_000_000,
   voltage_max: 400,
   observer_url: 'https://pool.example.com/observer',
 };
