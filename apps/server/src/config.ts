@@ -56,6 +56,12 @@ export const configVariables: ConfigVariable[] = [
     default: '30',
     description: 'A device command not acknowledged by its gateway within this time becomes timed_out',
   },
+  {
+    name: 'TASK_LEASE_SECONDS',
+    default: '60',
+    description:
+      "How long a server process holds a task it evaluates; a crashed process's tasks are taken over after it",
+  },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent' },
   {
     name: 'SESSION_TTL_MINUTES',
@@ -110,6 +116,7 @@ const EnvSchema = z.object({
   RETENTION_1M_DAYS: intString(1, 3650).default(30),
   RETENTION_1H_DAYS: intString(1, 36_500).default(400),
   COMMAND_TIMEOUT_SECONDS: intString(1, 86_400).default(30),
+  TASK_LEASE_SECONDS: intString(1, 3600).default(60),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -139,6 +146,8 @@ export interface Config {
   retention1mDays: number;
   retention1hDays: number;
   commandTimeoutMs: number;
+  /** Task engine lease (DESIGN §8). */
+  taskLeaseMs: number;
   sessionTtlMinutes: number;
   webDist: string;
   trustProxy: boolean;
@@ -183,6 +192,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     retention1mDays: e.RETENTION_1M_DAYS,
     retention1hDays: e.RETENTION_1H_DAYS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_SECONDS * 1000,
+    taskLeaseMs: e.TASK_LEASE_SECONDS * 1000,
     sessionTtlMinutes: e.SESSION_TTL_MINUTES,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,

@@ -11,6 +11,7 @@ import type { Dialect } from './database.js';
 import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { minerListMigration } from './migration-miner-list.js';
+import { tasksMigration } from './migration-tasks.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -138,6 +139,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end operation log (0009) ──
 
   // ── tasks (0010) ──
+  '0010_tasks': tasksMigration(dialect),
   // ── end tasks (0010) ──
 });
 

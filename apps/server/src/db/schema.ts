@@ -111,5 +111,12 @@ export interface DB extends DevicesDB {
   // ── end operation log ──
 
   // ── tasks ──
+  miner_groups: import('./tasks-schema.js').MinerGroupsTable;
+  miner_group_members: import('./tasks-schema.js').MinerGroupMembersTable;
+  tasks: import('./tasks-schema.js').TasksTable;
+  task_groups: import('./tasks-schema.js').TaskGroupsTable;
+  task_miner_state: import('./tasks-schema.js').TaskMinerStateTable;
+  task_runs: import('./tasks-schema.js').TaskRunsTable;
+  task_items: import('./tasks-schema.js').TaskItemsTable;
   // ── end tasks ──
 }

@@ -101,8 +101,17 @@ const toRecord = (row: CommandRow): CommandRecord => ({
  * conditional update, so a late ack cannot resurrect a timed-out command, and each is announced on
  * the live bus.
  */
+/** A command reached a final status (acknowledged, failed or timed out). */
+export interface CommandSettled {
+  id: string;
+  status: CommandStatus;
+  error: string | null;
+  at: number;
+}
+
 export class CommandService {
   private transport: MqttTransport | null = null;
+  private readonly settledListeners: ((settled: CommandSettled) => Promise<void>)[] = [];
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -116,6 +125,79 @@ export class CommandService {
   /** Connects the service to the broker; without one commands stay pending and time out. */
   setTransport(transport: MqttTransport | null): void {
     this.transport = transport;
+  }
+
+  /** Calls `listener` after each command this process settles (ack or timeout); errors are logged. */
+  onSettled(listener: (settled: CommandSettled) => Promise<void>): void {
+    this.settledListeners.push(listener);
+  }
+
+  private async notifySettled(settled: CommandSettled): Promise<void> {
+    for (const listener of this.settledListeners) {
+      try {
+        await listener(settled);
+      } catch (error) {
+        this.log.error({ err: error, commandId: settled.id }, 'command settled listener failed');
+      }
+    }
+  }
+
+  /**
+   * Pending command rows for `inputs`, with ids the caller chose, for the caller to insert in its
+   * own transaction (automation writes its history item and the command as one). Nothing is sent
+   * here: `publishStored` sends them after the commit. No send-only parameters on this path.
+   */
+  async rowsFor(inputs: (Omit<IssueCommand, 'secretParams'> & { id: string })[]): Promise<CommandRow[]> {
+    const now = this.clock();
+    for (const fboxId of new Set(inputs.map((i) => i.fboxId))) {
+      const fbox = await this.devices.findFbox(fboxId);
+      if (!fbox || !inputs.every((i) => i.fboxId !== fboxId || i.areaId === fbox.area_id))
+        throw new ApiError(Code.NOT_FOUND, 'api.notFound');
+    }
+    return inputs.map((input) => ({
+      id: input.id,
+      area_id: input.areaId,
+      fbox_id: input.fboxId,
+      miner_id: input.minerId ?? null,
+      tank_id: input.tankId ?? null,
+      kind: input.kind,
+      target: JSON.stringify(input.target),
+      params: JSON.stringify(splitSecrets(input.params).stored),
+      status: 'pending',
+      error: null,
+      batch_id: input.batchId ?? null,
+      created_by: input.userId,
+      created_at: now,
+      sent_at: null,
+      acked_at: null,
+      timeout_at: now + this.timeoutMs,
+    }));
+  }
+
+  /**
+   * Publishes stored commands that are still unsettled, each with its own id (the gateway executes
+   * an id once and acknowledges a repeat again), so sending again after a crash or a lost delivery
+   * cannot act twice. Returns how many were published.
+   */
+  async publishStored(ids: string[]): Promise<number> {
+    if (ids.length === 0 || !this.transport) return 0;
+    const repo = new CommandRepository(this.db);
+    let published = 0;
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('commands')
+        .innerJoin('fboxes', 'fboxes.id', 'commands.fbox_id')
+        .selectAll('commands')
+        .select('fboxes.device_id')
+        .where('commands.id', 'in', ids.slice(i, i + 500))
+        .where('commands.status', 'in', ['pending', 'sent'])
+        .execute();
+      for (const { device_id, ...row } of rows) {
+        await this.send(toRecord(row), {}, device_id, repo);
+        published++;
+      }
+    }
+    return published;
   }
 
   async issue(input: IssueCommand): Promise<CommandRecord> {
@@ -225,6 +307,7 @@ export class CommandService {
       return null;
     }
     this.announce({ ...toRecord(row), status });
+    await this.notifySettled({ id: ack.id, status, error, at: this.clock() });
     return status;
   }
 
@@ -239,6 +322,12 @@ export class CommandService {
         if (await repo.settle(row.id, 'timed_out', 'no acknowledgement from the gateway', now)) {
           count++;
           this.announce({ ...toRecord(row), status: 'timed_out' });
+          await this.notifySettled({
+            id: row.id,
+            status: 'timed_out',
+            error: 'no acknowledgement from the gateway',
+            at: now,
+          });
         }
       }
       if (rows.length < 500) return count;

@@ -5,6 +5,9 @@ import { FboxService } from './fbox/fbox.service.js';
 import { MessageService } from './message/message.service.js';
 import { MinerService } from './miner/miner.service.js';
 import { TankService } from './tank/tank.service.js';
+import { MinerGroupService } from './task/group.service.js';
+import { TaskEngine } from './task/task.engine.js';
+import { TaskService } from './task/task.service.js';
 import { TotalService } from './total/total.service.js';
 import { UserService } from './user/user.service.js';
 
@@ -31,6 +34,9 @@ declare module 'fastify' {
     // ── end operation log ──
 
     // ── tasks ──
+    minerGroups: MinerGroupService;
+    tasks: TaskService;
+    taskEngine: TaskEngine;
     // ── end tasks ──
   }
 }
@@ -60,6 +66,15 @@ export const modulesPlugin = fp(
     // ── end operation log ──
 
     // ── tasks ──
+    app.decorate('minerGroups', new MinerGroupService(app));
+    app.decorate('tasks', new TaskService(app));
+    {
+      const engine = new TaskEngine(app, app.config.taskLeaseMs);
+      app.decorate('taskEngine', engine);
+      // Items follow their commands' acks and timeouts as they arrive in this process.
+      app.commands.onSettled((settled) => engine.commandSettled(settled));
+      app.addHook('onClose', async () => engine.stop());
+    }
     // ── end tasks ──
   },
   { name: 'modules', dependencies: ['db'] },

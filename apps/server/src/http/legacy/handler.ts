@@ -90,5 +90,20 @@ export const successMessages: Partial<Record<EndpointName, SharedMessageKey>> = 
   // ── end operation log ──
 
   // ── tasks ──
+  minerGroupAdd: 'api.modified',
+  minerGroupEdit: 'api.modified',
+  minerGroupDelete: 'api.modified',
+  minerGroupAddMiner: 'api.modified',
+  minerGroupRemoveMiner: 'api.modified',
+  rebootTaskAdd: 'api.modified',
+  rebootTaskUpdate: 'api.modified',
+  rebootTaskStart: 'api.modified',
+  rebootTaskStop: 'api.modified',
+  rebootTaskDelete: 'api.modified',
+  tempTaskAdd: 'api.modified',
+  tempTaskUpdate: 'api.modified',
+  tempTaskStart: 'api.modified',
+  tempTaskStop: 'api.modified',
+  tempTaskDelete: 'api.modified',
   // ── end tasks ──
 };

@@ -1,0 +1,175 @@
+import { Readable } from 'node:stream';
+import {
+  type Language,
+  type SharedMessageKey,
+  type TaskItem,
+  type TaskRun,
+  translate,
+} from '@fbox/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { FileDownload } from '../../http/legacy/handler.js';
+import type { SessionUser } from '../auth/auth.service.js';
+import { csvCell } from '../miner/miner.csv.js';
+import type { TaskScope, TaskType } from './task.service.js';
+import { type Cell, xlsx } from './xlsx.js';
+
+type Format = 'csv' | 'xlsx';
+
+/** `UTC+8` / `UTC-5` → hours east of UTC (the account's time zone); anything else is UTC. */
+export const zoneOffsetHours = (zone: string | null | undefined): number => {
+  const m = /^UTC([+-]\d{1,2})(?::?(\d{2}))?$/.exec(zone ?? '');
+  if (!m) return 0;
+  const hours = Number(m[1]);
+  const minutes = Number(m[2] ?? 0);
+  return hours + Math.sign(hours || 1) * (minutes / 60);
+};
+
+/** `2025-01-01 08:00:00` in the account's time zone. */
+export const formatTime = (ms: number | null, offsetHours: number): string | null =>
+  ms === null ? null : new Date(ms + offsetHours * 3_600_000).toISOString().replace('T', ' ').slice(0, 19);
+
+const line = (cells: Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+interface Columns<T> {
+  header: SharedMessageKey[];
+  row: (item: T, lang: Language, zone: number) => Cell[];
+}
+
+const runColumns: Columns<TaskRun> = {
+  header: [
+    'taskExport.task',
+    'taskExport.taskStatus',
+    'taskExport.startedAt',
+    'taskExport.finishedAt',
+    'taskExport.minerCount',
+    'taskExport.acknowledged',
+    'taskExport.failed',
+    'taskExport.pending',
+  ],
+  row: (r, lang, zone) => [
+    r.task_name,
+    translate(lang, `taskStatus.${r.task_status}`),
+    formatTime(r.started_at, zone),
+    formatTime(r.finished_at, zone),
+    r.miner_count,
+    r.acknowledged_count,
+    r.failed_count,
+    r.pending_count,
+  ],
+};
+
+const itemColumns: Columns<TaskItem> = {
+  header: [
+    'taskExport.time',
+    'field.worker',
+    'field.sn',
+    'field.ip',
+    'field.fbox_name',
+    'taskExport.action',
+    'taskExport.reading',
+    'taskExport.result',
+    'taskExport.error',
+    'taskExport.finishedAt',
+    'taskExport.command',
+  ],
+  row: (i, lang, zone) => [
+    formatTime(i.created_at, zone),
+    i.worker,
+    i.sn,
+    i.ip,
+    i.fbox_name,
+    translate(lang, `taskAction.${i.action}`),
+    i.reading,
+    translate(lang, `actionStatus.${i.status}`),
+    i.error,
+    formatTime(i.finished_at, zone),
+    i.command_id,
+  ],
+};
+
+/**
+ * A CSV (UTF-8 with BOM, localized header, streamed by page) or XLSX (built in memory) file.
+ * `rows` checks scope on its first step, so a foreign id fails before the first byte.
+ */
+const exportFile = async <T>(
+  app: FastifyInstance,
+  user: SessionUser,
+  lang: Language,
+  format: Format,
+  name: string,
+  sheet: SharedMessageKey,
+  columns: Columns<T>,
+  rows: AsyncGenerator<T[]>,
+): Promise<FileDownload> => {
+  const first = await rows.next();
+  const account = await app.db
+    .selectFrom('users')
+    .select('time_zone')
+    .where('id', '=', user.id)
+    .executeTakeFirst();
+  const zone = zoneOffsetHours(account?.time_zone);
+  const header = columns.header.map((key) => translate(lang, key));
+  const date = new Date(app.clock()).toISOString().slice(0, 10);
+  if (format === 'xlsx') {
+    const table: Cell[][] = [header];
+    if (!first.done) for (const item of first.value) table.push(columns.row(item, lang, zone));
+    for await (const page of rows) for (const item of page) table.push(columns.row(item, lang, zone));
+    return {
+      filename: `${name}-${date}.xlsx`,
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      body: Readable.from([xlsx(translate(lang, sheet), table)]),
+    };
+  }
+  async function* csv() {
+    yield `\uFEFF${line(header)}`;
+    if (!first.done) yield first.value.map((item) => line(columns.row(item, lang, zone))).join('');
+    for await (const page of rows) yield page.map((item) => line(columns.row(item, lang, zone))).join('');
+  }
+  return {
+    filename: `${name}-${date}.csv`,
+    contentType: 'text/csv; charset=utf-8',
+    body: Readable.from(csv()),
+  };
+};
+
+export const historyExportFile = (
+  app: FastifyInstance,
+  user: SessionUser,
+  lang: Language,
+  scope: TaskScope,
+  q: {
+    area_id: number;
+    task_id?: number | undefined;
+    from?: number | undefined;
+    to?: number | undefined;
+    format: Format;
+  },
+) =>
+  exportFile(
+    app,
+    user,
+    lang,
+    q.format,
+    `${scope.kind === 'temp' ? 'temperature' : `${scope.kind}-reboot`}-history-${q.area_id}`,
+    'taskExport.history',
+    runColumns,
+    app.tasks.historyRows(user, q.area_id, scope, q),
+  );
+
+export const itemsExportFile = (
+  app: FastifyInstance,
+  user: SessionUser,
+  lang: Language,
+  type: TaskType,
+  q: { area_id: number; run_id?: number | undefined; task_id?: number | undefined; format: Format },
+) =>
+  exportFile(
+    app,
+    user,
+    lang,
+    q.format,
+    `${type === 'temp' ? 'temperature' : 'reboot'}-details-${q.run_id !== undefined ? `run-${q.run_id}` : `task-${q.task_id}`}`,
+    'taskExport.items',
+    itemColumns,
+    app.tasks.itemRows(user, q.area_id, type, q),
+  );
