@@ -71,7 +71,7 @@ export const GroupsPage = () => {
           </Link>
           {access.manage && (
             <>
-              <Button size="small" onClick={() => setEditing(group)} data-testid="group-rename">
+              <Button onClick={() => setEditing(group)} data-testid="group-rename">
                 {t('task.group.rename')}
               </Button>
               <DeleteButton

@@ -87,9 +87,9 @@ export const rebootFormFields = (kind: RebootKind): RebootField[] =>
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** A new task starts at the next full minute and runs for a week. */
+/** A new task starts now (this minute) and runs for a week. */
 const defaultWindow = (now: number, zone: string | null) => {
-  const start = Math.ceil(now / 60_000) * 60_000;
+  const start = Math.floor(now / 60_000) * 60_000;
   return { start_at: toPickerValue(start, zone), end_at: toPickerValue(start + 7 * DAY, zone) };
 };
 

@@ -43,6 +43,11 @@ export const RebootQueue = ({
   const columns: ServerColumn<RebootTask>[] = [
     { key: 'name', title: t('task.form.name'), dataIndex: 'name', hideable: false, fixed: 'left' },
     {
+      key: 'status',
+      title: t('common.status.title'),
+      render: (_, task) => <TaskStatusTag status={task.status} />,
+    },
+    {
       key: 'condition',
       title: t('task.queue.condition'),
       render: (_, task) =>
@@ -50,6 +55,13 @@ export const RebootQueue = ({
           hashrate: formatHashrate(task.hashrate_threshold),
           duration: formatDuration(t, task.duration_seconds),
         }),
+    },
+    { key: 'groups', title: t('field.group_ids'), render: (_, task) => <GroupTags groups={task.groups} /> },
+    { key: 'miner_count', title: t('task.queue.miners'), dataIndex: 'miner_count' },
+    {
+      key: 'action_count',
+      title: t('task.queue.actions'),
+      render: (_, task) => <span data-testid="task-action-count">{task.action_count}</span>,
     },
     {
       key: 'reboot_interval',
@@ -78,14 +90,6 @@ export const RebootQueue = ({
       : []),
     { key: 'start_at', title: t('field.start_at'), render: (_, task) => formatTime(task.start_at) },
     { key: 'end_at', title: t('field.end_at'), render: (_, task) => formatTime(task.end_at) },
-    {
-      key: 'status',
-      title: t('common.status.title'),
-      render: (_, task) => <TaskStatusTag status={task.status} />,
-    },
-    { key: 'groups', title: t('field.group_ids'), render: (_, task) => <GroupTags groups={task.groups} /> },
-    { key: 'miner_count', title: t('task.queue.miners'), dataIndex: 'miner_count' },
-    { key: 'action_count', title: t('task.queue.actions'), dataIndex: 'action_count' },
     {
       key: 'last_evaluated_at',
       title: t('task.queue.lastEvaluated'),

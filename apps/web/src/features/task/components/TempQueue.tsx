@@ -33,6 +33,11 @@ export const TempQueue = ({
 
   const columns: ServerColumn<TempTask>[] = [
     { key: 'name', title: t('task.form.name'), dataIndex: 'name', hideable: false, fixed: 'left' },
+    {
+      key: 'status',
+      title: t('common.status.title'),
+      render: (_, task) => <TaskStatusTag status={task.status} />,
+    },
     { key: 'source', title: t('field.source'), render: (_, task) => sources[task.source] },
     {
       key: 'condition',
@@ -44,16 +49,15 @@ export const TempQueue = ({
           back: showTemperature(task.threshold - task.hysteresis),
         }),
     },
-    { key: 'start_at', title: t('field.start_at'), render: (_, task) => formatTime(task.start_at) },
-    { key: 'end_at', title: t('field.end_at'), render: (_, task) => formatTime(task.end_at) },
-    {
-      key: 'status',
-      title: t('common.status.title'),
-      render: (_, task) => <TaskStatusTag status={task.status} />,
-    },
     { key: 'groups', title: t('field.group_ids'), render: (_, task) => <GroupTags groups={task.groups} /> },
     { key: 'miner_count', title: t('task.queue.miners'), dataIndex: 'miner_count' },
-    { key: 'action_count', title: t('task.queue.actions'), dataIndex: 'action_count' },
+    {
+      key: 'action_count',
+      title: t('task.queue.actions'),
+      render: (_, task) => <span data-testid="task-action-count">{task.action_count}</span>,
+    },
+    { key: 'start_at', title: t('field.start_at'), render: (_, task) => formatTime(task.start_at) },
+    { key: 'end_at', title: t('field.end_at'), render: (_, task) => formatTime(task.end_at) },
     {
       key: 'last_evaluated_at',
       title: t('task.queue.lastEvaluated'),
