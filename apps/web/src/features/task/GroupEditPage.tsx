@@ -116,7 +116,7 @@ export const GroupEditPage = () => {
 
   const ids = selected.map(Number);
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       {holder}
       <Card>
         <Descriptions
@@ -135,7 +135,7 @@ export const GroupEditPage = () => {
             },
           ]}
         />
-        {!access.manage && <Alert type="info" showIcon message={t('task.groupEdit.readOnly')} />}
+        {!access.manage && <Alert type="info" showIcon title={t('task.groupEdit.readOnly')} />}
       </Card>
       <Card>
         {access.manage && (
