@@ -154,6 +154,25 @@ describe('FboxModel', () => {
     });
   });
 
+  it('degrade holds a miner low (through a restart) until cleared', () => {
+    const { model, report, run } = make({ tanks: 1, minersPerTank: 2 });
+    const [miner, other] = model.miners;
+    const normal = report().miners[0]!.hashrate_realtime;
+    miner!.degrade(0.1);
+    let m = report().miners;
+    expect(m[0]!.hashrate_realtime).toBeLessThan(normal * 0.2);
+    expect(m[0]!.fault).toBe('chain');
+    expect(m[1]!.hashrate_realtime).toBeGreaterThan(normal * 0.8);
+    expect(run('miner.restart', { sn: miner!.sn })).toEqual({ ok: true });
+    for (let i = 0; i < 10; i++) report();
+    expect(report().miners[0]!.hashrate_realtime).toBeLessThan(normal * 0.2);
+    miner!.degrade(null);
+    for (let i = 0; i < 10; i++) report();
+    m = report().miners;
+    expect(m[0]!.hashrate_realtime).toBeGreaterThan(normal * 0.8);
+    expect(other!.fault).toBeNull();
+  });
+
   it('PDU outlet off takes its miner offline until switched on again', () => {
     const { report, run } = make();
     const miner = report().miners[5]!;

@@ -148,6 +148,15 @@ export class Miner {
     return base * (0.85 + 0.15 * ramp) * loss * (1 + 0.4 * this.noise.current);
   }
 
+  /**
+   * Holds the hashrate at `factor` of normal (a hash board fault, reported as `chain`) until `until`
+   * (default: until cleared with `degrade(null)`). A restart does not clear it. Tests use it to force
+   * a miner below a watchdog's hashrate condition.
+   */
+  degrade(factor: number | null, until = Number.POSITIVE_INFINITY): void {
+    this.fault = factor === null ? null : { kind: 'sag', until, factor };
+  }
+
   /** Reboot: offline for `restartMs`, then up again from uptime 0. */
   reboot(now: number, offlineMs = this.timings.restartMs): void {
     this.bootUntil = now + offlineMs;

@@ -272,6 +272,14 @@ export class TaskEngine {
     // PDU outlets switched off are switched on again whatever happened to the task since.
     const powerOn = await this.powerOnDue(task, now);
     const status = statusOf(task, now);
+    let next: number | null = null;
+    if (status === 'running') {
+      const miners = await this.readMiners(task);
+      next =
+        task.type === 'temp'
+          ? await this.evaluateTemp(task, miners, now)
+          : await this.evaluateReboot(task, miners, now, powerOn);
+    }
     const pendingOn = await this.db
       .selectFrom('task_miner_state')
       .select((eb) => eb.fn.min<number>('on_due_at').as('due'))
@@ -291,15 +299,8 @@ export class TaskEngine {
       const valid = times.filter((t): t is number => t !== null);
       return valid.length === 0 ? null : Math.max(now + 1, Math.min(...valid));
     };
-
     if (status === 'queued') return earliest(task.start_at, nextOn, followUp);
     if (status !== 'running') return earliest(nextOn, followUp);
-
-    const miners = await this.readMiners(task);
-    const next =
-      task.type === 'temp'
-        ? await this.evaluateTemp(task, miners, now)
-        : await this.evaluateReboot(task, miners, now, powerOn);
     return earliest(now + evalPeriodMs, task.end_at, next, nextOn, followUp);
   }
 
@@ -641,6 +642,20 @@ export class TaskEngine {
     options: { batch: boolean; runId?: number | null },
   ): Promise<void> {
     if (actions.length === 0) return;
+    // Command rows are prepared first (they read the FBOXes); only those of actions taken are written.
+    const ids = actions.map(() => randomBytes(16).toString('hex'));
+    const rows = await this.deps.commands.rowsFor(
+      actions.map((a, i) => ({
+        id: ids[i]!,
+        areaId: task.area_id,
+        fboxId: a.miner.fbox_id,
+        minerId: a.miner.miner_id,
+        tankId: a.miner.tank_id,
+        userId: null,
+        batchId: `task-${task.id}-${now}`,
+        ...commandOf(a.action, a.miner),
+      })),
+    );
     const commandIds: string[] = [];
     await this.db.transaction().execute(async (trx) => {
       const mine = await trx
@@ -663,8 +678,7 @@ export class TaskEngine {
       } else {
         await trx.updateTable('task_runs').set({ finished_at: null }).where('id', '=', runId).execute();
       }
-      const inputs: (IssueCommand & { id: string })[] = [];
-      for (const a of actions) {
+      for (const [i, a] of actions.entries()) {
         const s = a.miner.state!;
         const n = a.count ? s.action_count + 1 : s.action_count;
         const advanced = await trx
@@ -680,7 +694,6 @@ export class TaskEngine {
           .$if(a.action === 'power_on', (q) => q.where('on_due_at', 'is not', null))
           .executeTakeFirst();
         if (Number(advanced.numUpdatedRows) === 0) continue;
-        const id = randomBytes(16).toString('hex');
         await trx
           .insertInto('task_items')
           .values({
@@ -695,30 +708,14 @@ export class TaskEngine {
             action: a.action,
             reading: a.reading,
             action_key: `${task.id}:${a.miner.miner_id}:${a.action}:${n}`,
-            command_id: id,
+            command_id: ids[i]!,
             status: 'pending',
             created_at: now,
             finished_at: null,
           })
           .execute();
-        inputs.push({
-          id,
-          areaId: task.area_id,
-          fboxId: a.miner.fbox_id,
-          minerId: a.miner.miner_id,
-          tankId: a.miner.tank_id,
-          userId: null,
-          batchId: `task-${task.id}-run-${runId}`,
-          ...commandOf(a.action, a.miner),
-        });
-        commandIds.push(id);
-      }
-      const rows = await this.deps.commands.rowsFor(inputs);
-      for (let i = 0; i < rows.length; i += 200) {
-        await trx
-          .insertInto('commands')
-          .values(rows.slice(i, i + 200))
-          .execute();
+        await trx.insertInto('commands').values(rows[i]!).execute();
+        commandIds.push(ids[i]!);
       }
     });
     await this.deps.commands.publishStored(commandIds);
