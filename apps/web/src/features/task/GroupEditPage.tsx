@@ -59,13 +59,18 @@ export const GroupEditPage = () => {
 
   const filter = matchingFilter(list.query.filters);
   const change = async (op: 'add' | 'remove', body: { miner_ids?: number[]; all_matching?: boolean }) => {
-    await members.mutateAsync({ op, group_id: id, ...body, ...(body.all_matching ? { filter } : {}) });
-    setSelected([]);
+    try {
+      await members.mutateAsync({ op, group_id: id, ...body, ...(body.all_matching ? { filter } : {}) });
+      setSelected([]);
+    } catch {
+      // Refusals (a group too large …) are shown as a toast; the selection stays for another try.
+    }
   };
 
   const name = group.data.name;
   const allMatching = async (op: 'add' | 'remove') => {
-    const count = await countGroupMiners(id, op === 'add' ? 'out' : 'in', filter);
+    const count = await countGroupMiners(id, op === 'add' ? 'out' : 'in', filter).catch(() => null);
+    if (count === null) return;
     if (count === 0) {
       void toast(
         'info',

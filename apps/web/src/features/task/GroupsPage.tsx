@@ -77,7 +77,8 @@ export const GroupsPage = () => {
               <DeleteButton
                 question={t('task.group.deleteConfirm', { name: group.name })}
                 testId="group-delete"
-                onConfirm={() => remove.mutateAsync({ id: group.id })}
+                // The server's refusal (a group in use) is already shown as a toast.
+                onConfirm={() => remove.mutateAsync({ id: group.id }).catch(() => undefined)}
               />
             </>
           )}

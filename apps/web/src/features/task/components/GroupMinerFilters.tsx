@@ -57,15 +57,17 @@ export const GroupMinerFilters = ({ list }: { list: ListQueryState }) => {
         ]}
         data-testid="group-filter-member"
       />
-      <Input.Search
-        allowClear
-        defaultValue={filters.keyword}
-        placeholder={t('task.groupEdit.search')}
-        aria-label={t('task.groupEdit.search')}
-        onSearch={(keyword) => list.setFilters({ keyword })}
-        style={{ width: 220 }}
-        data-testid="group-filter-keyword"
-      />
+      <span data-testid="group-miners-search">
+        <Input.Search
+          allowClear
+          defaultValue={filters.keyword}
+          placeholder={t('task.groupEdit.search')}
+          aria-label={t('task.groupEdit.search')}
+          onSearch={(keyword) => list.setFilters({ keyword })}
+          style={{ width: 220 }}
+          data-testid="group-filter-keyword"
+        />
+      </span>
       {select(
         'fbox_id',
         t('field.fbox_id'),

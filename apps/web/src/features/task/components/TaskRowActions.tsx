@@ -31,7 +31,8 @@ export const TaskRowActions = ({ task, family, access, onEdit, onDetail }: Props
       okText={label}
       cancelText={t('common.action.cancel')}
       okButtonProps={{ danger, 'data-testid': `task-${action}-ok` } as never}
-      onConfirm={() => transition.mutateAsync({ id: task.id, transition: action })}
+      // A refusal (the status changed meanwhile) is already shown as a toast.
+      onConfirm={() => transition.mutateAsync({ id: task.id, transition: action }).catch(() => undefined)}
     >
       <Button type="link" size="small" danger={danger} data-testid={`task-${action}`}>
         {label}
