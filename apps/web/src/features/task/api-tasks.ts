@@ -100,9 +100,12 @@ export const useTaskItems = (f: TaskFamily, scope: ItemsScope | null, paging: Pa
 
 export type ExportFormat = 'csv' | 'xlsx';
 
+/** A failed download has been shown as a toast already. */
+const shown = () => undefined;
+
 /** Downloads the history of the current filter. */
 export const exportHistory = (f: TaskFamily, filter: HistoryFilter, format: ExportFormat) =>
-  f.family === 'reboot'
+  (f.family === 'reboot'
     ? download(
         'rebootTaskHistoryExport',
         { ...areaScope(), kind: f.kind, ...filter, format },
@@ -112,7 +115,8 @@ export const exportHistory = (f: TaskFamily, filter: HistoryFilter, format: Expo
         'tempTaskHistoryExport',
         { ...areaScope(), ...filter, format },
         `temperature-history.${format}`,
-      );
+      )
+  ).catch(shown);
 
 /** Downloads the actions of a run or a task. */
 export const exportItems = (f: TaskFamily, scope: ItemsScope, format: ExportFormat) =>
@@ -120,7 +124,7 @@ export const exportItems = (f: TaskFamily, scope: ItemsScope, format: ExportForm
     f.family === 'reboot' ? 'rebootTaskHistoryItemsExport' : 'tempTaskHistoryItemsExport',
     { ...areaScope(), ...scope, format },
     `${familyKey(f)}-task-detail.${format}`,
-  );
+  ).catch(shown);
 
 const useInvalidateTasks = () => {
   const queryClient = useQueryClient();
