@@ -156,7 +156,8 @@ describe('tasks', () => {
     await groups.waitFor();
     await page.getByTestId('group-create').click();
     await page.getByTestId('group-form-name').fill(GROUP);
-    await page.getByTestId('group-form-save').click();
+    // Keyboard: Enter in the field saves.
+    await page.getByTestId('group-form-name').press('Enter');
     const row = rowWith(groups, GROUP);
     await row.waitFor();
 
@@ -228,7 +229,7 @@ describe('tasks', () => {
     await choose(page, page.getByTestId('task-form-duration-unit'), 'seconds');
     await inputOf(page, 'task-form-duration').fill('30');
     await inputOf(page, 'task-form-limit').fill('1');
-    await page.getByTestId('task-form-save').click();
+    await inputOf(page, 'task-form-limit').press('Enter');
     await form.waitFor({ state: 'hidden' });
 
     const row = rowWith(queue, TASK);

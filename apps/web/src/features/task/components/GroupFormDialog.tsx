@@ -59,6 +59,8 @@ export const GroupFormDialog = ({
         <Form.Item name="name" label={label} rules={fieldRules(MinerGroupAddBodySchema.shape.name, label)}>
           <Input maxLength={limits.taskNameMax} showCount autoFocus data-testid="group-form-name" />
         </Form.Item>
+        {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
+        <button type="submit" hidden />
       </Form>
     </Modal>
   );

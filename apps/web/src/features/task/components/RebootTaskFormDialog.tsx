@@ -232,6 +232,8 @@ export const RebootTaskFormDialog = ({
             </Form.Item>
           </Col>
         </Row>
+        {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
+        <button type="submit" hidden />
       </Form>
     </Modal>
   );

@@ -168,6 +168,8 @@ export const TempTaskFormDialog = ({ task, onClose }: { task?: TempTask; onClose
             </Form.Item>
           </Col>
         </Row>
+        {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
+        <button type="submit" hidden />
       </Form>
     </Modal>
   );
