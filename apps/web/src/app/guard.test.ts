@@ -29,7 +29,6 @@ describe('decideAccess', () => {
 
   it('sends unknown and not yet built pages to /error/404', () => {
     expect(decideAccess('/nope', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
-    expect(decideAccess('/task/groups', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
     expect(decideAccess('/minerBigScreen', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
   });
 

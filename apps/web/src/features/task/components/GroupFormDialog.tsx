@@ -1,0 +1,67 @@
+import { type GroupType, limits, type MinerGroup, MinerGroupAddBodySchema } from '@fbox/contracts';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api';
+import { applyFieldErrors } from '../../../lib/form-rules';
+import { useCreateGroup, useRenameGroup } from '../api-groups';
+import { fieldRules } from '../task-form';
+import { useGroupTypeLabels } from './labels';
+
+/** Creates a group of `type`, or renames `group`. */
+export const GroupFormDialog = ({
+  type,
+  group,
+  onClose,
+}: {
+  type: GroupType;
+  group?: MinerGroup;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ name: string }>();
+  const create = useCreateGroup();
+  const rename = useRenameGroup();
+  const typeLabels = useGroupTypeLabels();
+  const label = t('task.group.name');
+
+  const onFinish = async ({ name }: { name: string }) => {
+    try {
+      if (group) await rename.mutateAsync({ id: group.id, name: name.trim() });
+      else await create.mutateAsync({ name: name.trim(), type });
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={group ? t('task.group.renameTitle') : t('task.group.createTitle', { type: typeLabels[type] })}
+      okText={t('common.action.save')}
+      cancelText={t('common.action.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={create.isPending || rename.isPending}
+      maskClosable={false}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'group-form-save' } as never}
+    >
+      <Form
+        form={form}
+        name="minerGroupForm"
+        layout="vertical"
+        initialValues={{ name: group?.name }}
+        onFinish={onFinish}
+      >
+        <Form.Item name="name" label={label} rules={fieldRules(MinerGroupAddBodySchema.shape.name, label)}>
+          <Input maxLength={limits.taskNameMax} showCount autoFocus data-testid="group-form-name" />
+        </Form.Item>
+        {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
+        <button type="submit" hidden />
+      </Form>
+    </Modal>
+  );
+};

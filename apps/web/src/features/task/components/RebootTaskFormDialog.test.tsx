@@ -1,0 +1,115 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RebootTaskFormDialog } from './RebootTaskFormDialog';
+
+/** The dialog against a fake server answering the group list and recording what is saved. */
+const saved: unknown[] = [];
+
+beforeEach(() => {
+  saved.length = 0;
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    onchange: null,
+    dispatchEvent: () => false,
+  })) as never;
+  // jsdom lacks the observer antd's select dropdown measures with.
+  window.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as never;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
+      if (url.endsWith('/minerGroup/list'))
+        return Response.json({
+          code: 1,
+          msg: '',
+          data: {
+            items: [
+              {
+                id: 5,
+                name: 'Hot rack',
+                type: 'miner_reboot',
+                miner_count: 12,
+                task_count: 0,
+                created_at: 0,
+                updated_at: 0,
+              },
+            ],
+            total: 1,
+            page: 1,
+            limit: 500,
+          },
+        });
+      saved.push({ url, body });
+      return Response.json({
+        code: -2,
+        msg: 'invalid',
+        data: { errors: [{ field: 'end_at', rule: 'rule.startBeforeEnd', message: 'rule.startBeforeEnd' }] },
+      });
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const renderDialog = (kind: 'miner' | 'pdu') =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RebootTaskFormDialog kind={kind} onClose={() => undefined} />
+    </QueryClientProvider>,
+  );
+
+// antd's first render in jsdom takes seconds.
+describe('RebootTaskFormDialog', { timeout: 30_000 }, () => {
+  it('asks for the PDU off-to-on time only on PDU tasks', async () => {
+    renderDialog('pdu');
+    expect(await screen.findByText('Time between power off and on')).toBeTruthy();
+    cleanup();
+    renderDialog('miner');
+    await screen.findByText('Hashrate condition');
+    expect(screen.queryByText('Time between power off and on')).toBeNull();
+  });
+
+  it('refuses to save without a name, a group and a hashrate condition, and sends nothing', async () => {
+    renderDialog('miner');
+    fireEvent.click(await screen.findByTestId('task-form-save'));
+    expect(await screen.findByText('Task name is required')).toBeTruthy();
+    expect(screen.getByText('Choose at least one miner group')).toBeTruthy();
+    expect(screen.getByText('Hashrate condition is required')).toBeTruthy();
+    expect(saved).toEqual([]);
+  });
+
+  it('saves a filled form and shows the server field errors on their fields', async () => {
+    renderDialog('miner');
+    const input = (testId: string) => {
+      const field = screen.getByTestId(testId);
+      return field.tagName === 'INPUT' ? field : (field.querySelector('input') as HTMLElement);
+    };
+    fireEvent.change(await screen.findByTestId('task-form-name'), { target: { value: 'Sagging' } });
+    fireEvent.change(input('task-form-hashrate'), { target: { value: '90' } });
+    const groups = screen.getByTestId('task-form-groups');
+    fireEvent.mouseDown(groups.querySelector('.ant-select-selector') ?? groups);
+    fireEvent.click(await screen.findByText('Hot rack (12 miners)'));
+    fireEvent.click(screen.getByTestId('task-form-save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({
+      url: '/ff-plat-api/api/taskReboot/add',
+      body: { kind: 'miner', name: 'Sagging', hashrate_threshold: 90, group_ids: [5], reboot_limit: 3 },
+    });
+    expect('power_off_seconds' in (saved[0] as { body: object }).body).toBe(false);
+    // The fake server refused the end time: its message sits under the End time field.
+    expect(await screen.findByText('Start must be earlier than end')).toBeTruthy();
+  });
+});
