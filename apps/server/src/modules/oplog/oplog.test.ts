@@ -184,7 +184,12 @@ describeDb('operation log: recording', () => {
 
   it('never breaks the request when recording fails', async () => {
     const spy = vi.spyOn(t.app.oplog, 'record').mockRejectedValue(new Error('disk full'));
-    const res = await post(t.app, '/index/fbox.area/create', { area_name: 'South', electricity_price: 0.06 }, { token });
+    const res = await post(
+      t.app,
+      '/index/fbox.area/create',
+      { area_name: 'South', electricity_price: 0.06 },
+      { token },
+    );
     expect(res.json()).toMatchObject({ code: 1, data: { area_name: 'South' } });
     expect(spy).toHaveBeenCalledOnce();
   });
