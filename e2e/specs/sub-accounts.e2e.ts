@@ -65,7 +65,7 @@ beforeAll(async () => {
   demoAreaId = areas.find((a) => a.area_name === 'Demo Mine')?.id ?? 0;
   expect(demoAreaId).toBeGreaterThan(0);
   // A second mine the operator must not see.
-  await api('/index/fbox.area/create', { area_name: 'Second Mine' }, 'POST');
+  await api('/index/fbox.area/create', { area_name: 'Second Mine', electricity_price: 0.06 }, 'POST');
 
   // Miners exist once their FBOX reported: wait for the first reports.
   const deadline = Date.now() + LIVE_TIMEOUT;

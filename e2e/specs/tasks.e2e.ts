@@ -79,6 +79,23 @@ const rowWith = (table: Locator, text: string) =>
   table.locator('tbody tr[data-row-key]').filter({ hasText: text });
 
 /** Opens an antd select and picks the option with this text. */
+/**
+ * Clicks a confirmation's OK and waits for the dialog to go. On a loaded machine a click can land
+ * while the dialog is still zooming in and be lost, so it is tried again until the dialog closes.
+ */
+const confirmOk = async (page: Page, testId: string) => {
+  const ok = page.getByTestId(testId);
+  for (let attempt = 1; ; attempt++) {
+    await ok.click();
+    try {
+      await ok.waitFor({ state: 'detached', timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+};
+
 const choose = async (page: Page, select: Locator, option: string) => {
   await select.click();
   await page.locator('.ant-select-dropdown:visible').getByText(option, { exact: true }).click();
@@ -185,7 +202,7 @@ describe('tasks', () => {
     await page.getByTestId('group-add-all').click();
     await page.getByTestId('group-confirm-ok').waitFor();
     expect(numberIn(await page.locator('.ant-modal-confirm-content').innerText())).toBe(1);
-    await page.getByTestId('group-confirm-ok').click();
+    await confirmOk(page, 'group-confirm-ok');
     await expect.poll(() => page.getByTestId('group-miner-count').innerText()).toBe('2');
 
     // Membership "in group" lists exactly those two.
