@@ -14,6 +14,56 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Builds a row object from better-sqlite3's raw array of a statement's columns. */
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * A function returning `{ [name]: values[i], … }` for these column names. better-sqlite3 builds
+ * each row object natively property by property, which cost twice the time of reading the values
+ * as an array (50 miner rows: ~350 µs against ~170 µs); an object literal of one fixed shape is
+ * cheap for V8. Keys are computed (`["__proto__"]` stays an own property); a later duplicate
+ * name wins, as in better-sqlite3's own objects.
+ */
+const rowBuilder = (names: string[]): RowBuilder =>
+  new Function(
+    'v',
+    `return {${names.map((name, i) => `[${JSON.stringify(name)}]: v[${i}]`).join(', ')}};`,
+  ) as RowBuilder;
+
+/** A prepared statement as Kysely uses it, reading rows as arrays (see `rowBuilder`). */
+class CachedStatement {
+  readonly reader: boolean;
+  private readonly build: RowBuilder | undefined;
+
+  constructor(private readonly statement: SQLite.Statement) {
+    this.reader = statement.reader;
+    if (this.reader) {
+      statement.raw(true);
+      this.build = rowBuilder(statement.columns().map((c) => c.name));
+    }
+  }
+
+  /** Whether the statement is still iterating (a stream): it cannot run again until done. */
+  get busy(): boolean {
+    return this.statement.busy;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    const rows = this.statement.all(parameters) as unknown[][];
+    return this.build ? rows.map(this.build) : rows;
+  }
+
+  run(parameters: ReadonlyArray<unknown>) {
+    return this.statement.run(parameters);
+  }
+
+  *iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    const build = this.build;
+    for (const row of this.statement.iterate(parameters) as IterableIterator<unknown[]>)
+      yield build ? build(row) : row;
+  }
+}
+
 /**
  * better-sqlite3 behind Kysely with prepared statements kept by SQL text. Kysely's SQLite driver
  * prepares every query anew, and parsing and planning the same few dozen statements was a visible
@@ -21,7 +71,7 @@ export interface Database {
  * Least recently used statements beyond `max` are dropped (IN lists make many distinct texts).
  */
 export const cachingStatements = (sqlite: SQLite.Database, max = 500): SqliteDatabase => {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, CachedStatement>();
   return {
     close: () => {
       cache.clear();
@@ -35,7 +85,7 @@ export const cachingStatements = (sqlite: SQLite.Database, max = 500): SqliteDat
         cache.set(text, cached);
         return cached;
       }
-      const statement = sqlite.prepare(text);
+      const statement = new CachedStatement(sqlite.prepare(text));
       if (!cached) {
         cache.set(text, statement);
         if (cache.size > max) cache.delete(cache.keys().next().value!);

@@ -1,7 +1,8 @@
 import type { MinerExportQuery, MinerSortField } from '@fbox/contracts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
-import { containsText, parseSort } from '../fbox/device-common.js';
+import { containsPattern, matchesPattern, parseSort } from '../fbox/device-common.js';
 
 /** Every sortable column of the miner list; ties break on the miner id. */
 const sortColumns: Record<MinerSortField, string> = {
@@ -64,31 +65,76 @@ export const minerColumns = [
 type Filters = Omit<MinerExportQuery, 'sort'>;
 
 /**
+ * A filter as the values its query compares with. Which of them are set (and how `fault` is
+ * compared) is the query's shape; the values themselves are parameters (see QueryTemplates).
+ */
+interface FilterValues {
+  area_id: number;
+  fbox_id?: number | undefined;
+  tank_id?: number | undefined;
+  online?: number | undefined;
+  model?: string | undefined;
+  brand?: string | undefined;
+  pool?: string | undefined;
+  mode?: string | undefined;
+  /** Compared when the fault filter names a code (not `any` / `none`). */
+  fault?: string | undefined;
+  /** `containsPattern` of the keyword. */
+  pattern?: string | undefined;
+}
+
+const filterValues = (f: Filters): FilterValues => ({
+  area_id: f.area_id,
+  fbox_id: f.fbox_id,
+  tank_id: f.tank_id,
+  online: f.status ? (f.status === 'online' ? 1 : 0) : undefined,
+  model: f.model || undefined,
+  brand: f.brand || undefined,
+  pool: f.pool || undefined,
+  mode: f.mode || undefined,
+  fault: f.fault && f.fault !== 'any' && f.fault !== 'none' ? f.fault : undefined,
+  pattern: f.keyword ? containsPattern(f.keyword) : undefined,
+});
+
+/** The shape of a filter's query: which values are set, and `any` / `none` faults. */
+const filterShape = (f: Filters, v: FilterValues): string =>
+  `${Object.keys(v)
+    .filter((k) => v[k as keyof FilterValues] !== undefined)
+    .join(',')}|${f.fault === 'any' || f.fault === 'none' ? f.fault : ''}`;
+
+/** List queries run on every page view: built once per shape (filters set, sort). */
+const templates = new QueryTemplates(500);
+
+/**
  * Kysely queries for miners. Lists filter, sort and page on `miner_state` (one row per miner, with
  * an index per filter and sort column led by `area_id`); FBOX and tank names join by primary key.
  */
 export class MinerRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  private filtered<O>(query: SelectQueryBuilder<DB, 'miner_state', O>, f: Filters) {
-    let q = query.where('miner_state.area_id', '=', f.area_id);
-    if (f.fbox_id !== undefined) q = q.where('miner_state.fbox_id', '=', f.fbox_id);
-    if (f.tank_id !== undefined) q = q.where('miner_state.tank_id', '=', f.tank_id);
-    if (f.status) q = q.where('miner_state.online', '=', f.status === 'online' ? 1 : 0);
-    if (f.model) q = q.where('miner_state.model', '=', f.model);
-    if (f.brand) q = q.where('miner_state.brand', '=', f.brand);
-    if (f.pool) q = q.where('miner_state.pool', '=', f.pool);
-    if (f.mode) q = q.where('miner_state.mode', '=', f.mode);
-    if (f.fault === 'any') q = q.where('miner_state.fault', '<>', '');
-    else if (f.fault === 'none') q = q.where('miner_state.fault', '=', '');
-    else if (f.fault) q = q.where('miner_state.fault', '=', f.fault);
-    if (f.keyword) {
-      const keyword = f.keyword;
+  private filtered<O>(
+    query: SelectQueryBuilder<DB, 'miner_state', O>,
+    v: FilterValues,
+    fault: 'any' | 'none' | undefined,
+  ) {
+    let q = query.where('miner_state.area_id', '=', v.area_id);
+    if (v.fbox_id !== undefined) q = q.where('miner_state.fbox_id', '=', v.fbox_id);
+    if (v.tank_id !== undefined) q = q.where('miner_state.tank_id', '=', v.tank_id);
+    if (v.online !== undefined) q = q.where('miner_state.online', '=', v.online);
+    if (v.model !== undefined) q = q.where('miner_state.model', '=', v.model);
+    if (v.brand !== undefined) q = q.where('miner_state.brand', '=', v.brand);
+    if (v.pool !== undefined) q = q.where('miner_state.pool', '=', v.pool);
+    if (v.mode !== undefined) q = q.where('miner_state.mode', '=', v.mode);
+    if (fault === 'any') q = q.where('miner_state.fault', '<>', '');
+    else if (fault === 'none') q = q.where('miner_state.fault', '=', '');
+    else if (v.fault !== undefined) q = q.where('miner_state.fault', '=', v.fault);
+    if (v.pattern !== undefined) {
+      const pattern = v.pattern;
       q = q.where((eb) =>
         eb.or([
-          containsText('miner_state.worker', keyword),
-          containsText('miner_state.ip', keyword),
-          containsText('miner_state.sn', keyword),
+          matchesPattern('miner_state.worker', pattern),
+          matchesPattern('miner_state.ip', pattern),
+          matchesPattern('miner_state.sn', pattern),
         ]),
       );
     }
@@ -97,48 +143,50 @@ export class MinerRepository {
 
   /** How many miners match the filter. */
   async count(f: Filters): Promise<number> {
-    const row = await this.filtered(this.db.selectFrom('miner_state'), f)
-      .select(sql<number>`count(*)`.as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+    const values = filterValues(f);
+    const fault = f.fault === 'any' || f.fault === 'none' ? f.fault : undefined;
+    const [row] = await templates.execute(this.db, `count|${filterShape(f, values)}`, values, (v) =>
+      this.filtered(this.db.selectFrom('miner_state'), v, fault).select(sql<number>`count(*)`.as('total')),
+    );
+    return Number(row?.total ?? 0);
   }
 
   /**
-   * The sorted, filtered rows; `limit` rows from `offset`. Two steps: the ids of the page (narrow
-   * rows, so skipped rows cost little), then those miners' full rows, in the page's order.
+   * The sorted, filtered rows; `limit` rows from `offset`. One query in two steps: a derived table
+   * takes the page's ids from the filter + sort index (narrow rows, so skipped rows cost little),
+   * then the page's miners join by primary key and are put back in the page's order.
    */
-  async page(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
+  page(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
     const { column, direction } = parseSort(f.sort, sortColumns, 'id');
     // Missing values sort as the largest on both dialects (PostgreSQL's default, so its indexes
     // serve); ties break on the id in the same direction, so one index walk orders the page.
     const nullable = column === 'tanks.name' || column === 'miner_state.outlet';
-    let ids = this.filtered(this.db.selectFrom('miner_state'), f);
-    if (column === 'fboxes.name') ids = ids.leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id');
-    if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
-    const page = await ids
-      .select('miner_state.miner_id')
-      .orderBy(
-        sql.ref(column),
-        nullable ? (ob) => (direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsFirst()) : direction,
-      )
-      .orderBy('miner_state.miner_id', direction)
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    if (page.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('miner_state')
-      .leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
-      .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id')
-      .select(minerColumns)
-      .where(
-        'miner_state.miner_id',
-        'in',
-        page.map((r) => r.miner_id),
-      )
-      .execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return page.flatMap((r) => byId.get(r.miner_id) ?? []);
+    const nulls = nullable ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
+    const byColumn = sql`${sql.ref(column)} ${sql.raw(direction + nulls)}`;
+    const byId = sql`${sql.ref('miner_state.miner_id')} ${sql.raw(direction)}`;
+    const fault = f.fault === 'any' || f.fault === 'none' ? f.fault : undefined;
+    const filter = filterValues(f);
+    const values = { ...filter, limit, offset };
+    const shape = `page|${column} ${direction}|${filterShape(f, filter)}`;
+    return templates.execute(this.db, shape, values, (v) => {
+      let ids = this.filtered(this.db.selectFrom('miner_state'), v, fault);
+      if (column === 'fboxes.name') ids = ids.leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id');
+      if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
+      const pageIds = ids
+        .select('miner_state.miner_id')
+        .orderBy(byColumn)
+        .orderBy(byId)
+        .limit(v.limit)
+        .offset(v.offset);
+      return this.db
+        .selectFrom(pageIds.as('page'))
+        .innerJoin('miner_state', 'miner_state.miner_id', 'page.miner_id')
+        .leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
+        .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id')
+        .select(minerColumns)
+        .orderBy(byColumn)
+        .orderBy(byId);
+    });
   }
 
   find(areaId: number, id: number) {
