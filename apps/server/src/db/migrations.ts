@@ -11,6 +11,7 @@ import type { Dialect } from './database.js';
 import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { minerListMigration } from './migration-miner-list.js';
+import { minerListPerfMigration } from './migration-miner-list-perf.js';
 
 type Table = CreateTableBuilder<string, never>;
 
@@ -123,6 +124,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0003_miner_list_indexes': minerListMigration,
   '0004_access': accessMigration,
   // ── miner list perf (0005) ──
+  '0005_miner_list_perf': minerListPerfMigration,
   // ── end miner list perf ──
 
   // ── sub-accounts (0006) ──
