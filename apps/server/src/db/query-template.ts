@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { preferPrepared } from './database.js';
 import type { DB } from './schema.js';
 
 /** Stands in for one value while a template is built; compiled as a parameter, filled per run. */
@@ -55,6 +56,7 @@ export class QueryTemplates {
         query,
         fill: query.parameters.map((p) => (p instanceof Slot ? { key: p.key } : { constant: p })),
       };
+      preferPrepared(query.sql);
       if (templates.size >= this.max) templates.clear();
       templates.set(shape, template);
     }

@@ -65,42 +65,51 @@ export const minerColumns = [
 type Filters = Omit<MinerExportQuery, 'sort'>;
 
 /**
- * A filter as the values its query compares with. Which of them are set (and how `fault` is
- * compared) is the query's shape; the values themselves are parameters (see QueryTemplates).
+ * A filter split for a query template (see QueryTemplates). Filters on a column of a few known
+ * values (status, mode, a fault or none) are literals of the SQL: PostgreSQL then knows how many
+ * rows they keep when it plans a prepared statement once for all runs (most miners are online;
+ * with `online = $2` it assumed half and kept re-planning each status + model page). The other
+ * filters are parameters; which of them are set is part of the shape.
  */
+interface FilterLiterals {
+  online?: 0 | 1 | undefined;
+  mode?: 'high' | 'low' | undefined;
+  fault?: 'any' | 'none' | undefined;
+}
+
 interface FilterValues {
   area_id: number;
   fbox_id?: number | undefined;
   tank_id?: number | undefined;
-  online?: number | undefined;
   model?: string | undefined;
   brand?: string | undefined;
   pool?: string | undefined;
-  mode?: string | undefined;
-  /** Compared when the fault filter names a code (not `any` / `none`). */
+  /** A fault code (not `any` / `none`). */
   fault?: string | undefined;
   /** `containsPattern` of the keyword. */
   pattern?: string | undefined;
 }
 
-const filterValues = (f: Filters): FilterValues => ({
-  area_id: f.area_id,
-  fbox_id: f.fbox_id,
-  tank_id: f.tank_id,
-  online: f.status ? (f.status === 'online' ? 1 : 0) : undefined,
-  model: f.model || undefined,
-  brand: f.brand || undefined,
-  pool: f.pool || undefined,
-  mode: f.mode || undefined,
-  fault: f.fault && f.fault !== 'any' && f.fault !== 'none' ? f.fault : undefined,
-  pattern: f.keyword ? containsPattern(f.keyword) : undefined,
-});
-
-/** The shape of a filter's query: which values are set, and `any` / `none` faults. */
-const filterShape = (f: Filters, v: FilterValues): string =>
-  `${Object.keys(v)
-    .filter((k) => v[k as keyof FilterValues] !== undefined)
-    .join(',')}|${f.fault === 'any' || f.fault === 'none' ? f.fault : ''}`;
+const splitFilter = (f: Filters) => {
+  const literals: FilterLiterals = {
+    online: f.status ? (f.status === 'online' ? 1 : 0) : undefined,
+    mode: f.mode || undefined,
+    fault: f.fault === 'any' || f.fault === 'none' ? f.fault : undefined,
+  };
+  const values: FilterValues = {
+    area_id: f.area_id,
+    fbox_id: f.fbox_id,
+    tank_id: f.tank_id,
+    model: f.model || undefined,
+    brand: f.brand || undefined,
+    pool: f.pool || undefined,
+    fault: f.fault && literals.fault === undefined ? f.fault : undefined,
+    pattern: f.keyword ? containsPattern(f.keyword) : undefined,
+  };
+  const set = Object.keys(values).filter((k) => values[k as keyof FilterValues] !== undefined);
+  const shape = `${set.join(',')}|${literals.online ?? ''},${literals.mode ?? ''},${literals.fault ?? ''}`;
+  return { literals, values, shape };
+};
 
 /** List queries run on every page view: built once per shape (filters set, sort). */
 const templates = new QueryTemplates(500);
@@ -115,18 +124,18 @@ export class MinerRepository {
   private filtered<O>(
     query: SelectQueryBuilder<DB, 'miner_state', O>,
     v: FilterValues,
-    fault: 'any' | 'none' | undefined,
+    literals: FilterLiterals,
   ) {
     let q = query.where('miner_state.area_id', '=', v.area_id);
     if (v.fbox_id !== undefined) q = q.where('miner_state.fbox_id', '=', v.fbox_id);
     if (v.tank_id !== undefined) q = q.where('miner_state.tank_id', '=', v.tank_id);
-    if (v.online !== undefined) q = q.where('miner_state.online', '=', v.online);
+    if (literals.online !== undefined) q = q.where('miner_state.online', '=', sql.lit(literals.online));
     if (v.model !== undefined) q = q.where('miner_state.model', '=', v.model);
     if (v.brand !== undefined) q = q.where('miner_state.brand', '=', v.brand);
     if (v.pool !== undefined) q = q.where('miner_state.pool', '=', v.pool);
-    if (v.mode !== undefined) q = q.where('miner_state.mode', '=', v.mode);
-    if (fault === 'any') q = q.where('miner_state.fault', '<>', '');
-    else if (fault === 'none') q = q.where('miner_state.fault', '=', '');
+    if (literals.mode !== undefined) q = q.where('miner_state.mode', '=', sql.lit(literals.mode));
+    if (literals.fault === 'any') q = q.where('miner_state.fault', '<>', sql.lit(''));
+    else if (literals.fault === 'none') q = q.where('miner_state.fault', '=', sql.lit(''));
     else if (v.fault !== undefined) q = q.where('miner_state.fault', '=', v.fault);
     if (v.pattern !== undefined) {
       const pattern = v.pattern;
@@ -143,10 +152,9 @@ export class MinerRepository {
 
   /** How many miners match the filter. */
   async count(f: Filters): Promise<number> {
-    const values = filterValues(f);
-    const fault = f.fault === 'any' || f.fault === 'none' ? f.fault : undefined;
-    const [row] = await templates.execute(this.db, `count|${filterShape(f, values)}`, values, (v) =>
-      this.filtered(this.db.selectFrom('miner_state'), v, fault).select(sql<number>`count(*)`.as('total')),
+    const { literals, values, shape } = splitFilter(f);
+    const [row] = await templates.execute(this.db, `count|${shape}`, values, (v) =>
+      this.filtered(this.db.selectFrom('miner_state'), v, literals).select(sql<number>`count(*)`.as('total')),
     );
     return Number(row?.total ?? 0);
   }
@@ -164,20 +172,21 @@ export class MinerRepository {
     const nulls = nullable ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
     const byColumn = sql`${sql.ref(column)} ${sql.raw(direction + nulls)}`;
     const byId = sql`${sql.ref('miner_state.miner_id')} ${sql.raw(direction)}`;
-    const fault = f.fault === 'any' || f.fault === 'none' ? f.fault : undefined;
-    const filter = filterValues(f);
-    const values = { ...filter, limit, offset };
-    const shape = `page|${column} ${direction}|${filterShape(f, filter)}`;
+    const { literals, values, shape: filterShape } = splitFilter(f);
+    // Limit and offset are literals: PostgreSQL keeps one generic plan of a prepared statement
+    // only when they are known (with either a parameter it assumes a tenth of the table and
+    // plans every run anew); each page size and offset is a statement of its own.
+    const shape = `page|${column} ${direction}|${filterShape}|${limit} ${offset}`;
     return templates.execute(this.db, shape, values, (v) => {
-      let ids = this.filtered(this.db.selectFrom('miner_state'), v, fault);
+      let ids = this.filtered(this.db.selectFrom('miner_state'), v, literals);
       if (column === 'fboxes.name') ids = ids.leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id');
       if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
       const pageIds = ids
         .select('miner_state.miner_id')
         .orderBy(byColumn)
         .orderBy(byId)
-        .limit(v.limit)
-        .offset(v.offset);
+        .limit(sql.lit(limit))
+        .offset(sql.lit(offset));
       return this.db
         .selectFrom(pageIds.as('page'))
         .innerJoin('miner_state', 'miner_state.miner_id', 'page.miner_id')
