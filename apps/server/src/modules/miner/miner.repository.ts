@@ -62,6 +62,11 @@ export const minerColumns = [
   'miner_state.updated_at',
 ] as const;
 
+/** The list's columns: the area is the filter's, so pages leave it out (50 values fewer to read). */
+const listColumns = minerColumns.filter(
+  (c): c is Exclude<(typeof minerColumns)[number], 'miner_state.area_id'> => c !== 'miner_state.area_id',
+);
+
 type Filters = Omit<MinerExportQuery, 'sort'>;
 
 /**
@@ -192,7 +197,7 @@ export class MinerRepository {
         .innerJoin('miner_state', 'miner_state.miner_id', 'page.miner_id')
         .leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
         .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id')
-        .select(minerColumns)
+        .select(listColumns)
         .orderBy(byColumn)
         .orderBy(byId);
     });
