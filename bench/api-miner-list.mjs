@@ -212,8 +212,15 @@ const runOn = async (kind) => {
     const pages = (i) => pageUrl((i % 10) + 1);
     await measure(pages, { logintoken: token }, 200);
     await measure(() => `${bareAddress}/bare`, {}, 200);
+    // CPU time of this process (client + server) per request: less noisy than latency on a
+    // shared machine, so it shows where a change moved the cost. PostgreSQL's own is not in it.
+    const apiCpu = process.cpuUsage();
     const api = await measure(pages, { logintoken: token }, requests);
+    const apiCpuUs = process.cpuUsage(apiCpu);
+    const baselineCpu = process.cpuUsage();
     const baseline = await measure(() => `${bareAddress}/bare`, {}, requests);
+    const baselineCpuUs = process.cpuUsage(baselineCpu);
+    const cpuPerRequest = (usage) => Math.round((usage.user + usage.system) / requests);
     console.log(
       JSON.stringify({
         bench: 'api-miner-list',
@@ -232,6 +239,8 @@ const runOn = async (kind) => {
         baseline_p95_ms: round(percentile(baseline, 95)),
         ratio_p95: round(percentile(api, 95) / percentile(baseline, 95)),
         target_ratio: 3,
+        cpu_us_per_request: cpuPerRequest(apiCpuUs),
+        baseline_cpu_us_per_request: cpuPerRequest(baselineCpuUs),
       }),
     );
   }

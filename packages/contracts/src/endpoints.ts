@@ -40,7 +40,7 @@ import {
   SetMeterBodySchema,
   SetMeterDataSchema,
 } from './devices.js';
-import { type Endpoint, endpoint } from './endpoint.js';
+import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
 import { fboxConfigEndpoints } from './fbox-config.js';
 import {

@@ -12,6 +12,7 @@ import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { fboxConfigMigration } from './migration-fbox-config.js';
 import { minerListMigration } from './migration-miner-list.js';
+import { minerListPerfMigration } from './migration-miner-list-perf.js';
 import { minesMigration } from './migration-mines.js';
 import { oplogMigration } from './migration-oplog.js';
 import { poolsMigration } from './migration-pools.js';
@@ -128,6 +129,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0003_miner_list_indexes': minerListMigration,
   '0004_access': accessMigration,
   // ── miner list perf (0005) ──
+  '0005_miner_list_perf': minerListPerfMigration,
   // ── end miner list perf ──
 
   // ── sub-accounts (0006) ──

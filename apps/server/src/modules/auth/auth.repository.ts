@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely';
+import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
+
+/** Every request looks its session up: that query is built once (see QueryTemplates). */
+const templates = new QueryTemplates(4);
 
 /** Kysely queries for sessions and the credentials part of users. */
 export class AuthRepository {
@@ -33,14 +37,20 @@ export class AuthRepository {
    * returns that area when the user may see it (a master owns it; a sub-account manages it for its
    * master), so an area-scoped request costs one query for both checks.
    */
-  findLiveSession(tokenHash: string, now: number, areaId?: number) {
+  async findLiveSession(tokenHash: string, now: number, areaId?: number) {
+    const values = { tokenHash, now, areaId: areaId ?? -1 };
+    const [row] = await templates.execute(this.db, 'live-session', values, (v) => this.liveSession(v));
+    return row;
+  }
+
+  private liveSession(v: { tokenHash: string; now: number; areaId: number }) {
     return this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .leftJoin('areas', (join) =>
         join.on((eb) =>
           eb.and([
-            eb('areas.id', '=', areaId ?? -1),
+            eb('areas.id', '=', v.areaId),
             eb.or([
               eb.and([eb('users.is_master', '=', 1), eb('areas.owner_id', '=', eb.ref('users.id'))]),
               eb.and([
@@ -72,11 +82,10 @@ export class AuthRepository {
         'areas.electricity_hz',
         'areas.owner_id as area_owner_id',
       ])
-      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.token_hash', '=', v.tokenHash)
       .where('sessions.revoked_at', 'is', null)
-      .where('sessions.expires_at', '>', now)
-      .where('users.status', '=', 1)
-      .executeTakeFirst();
+      .where('sessions.expires_at', '>', v.now)
+      .where('users.status', '=', 1);
   }
 
   async touchSession(sessionId: number, now: number, expiresAt: number): Promise<void> {

@@ -61,11 +61,17 @@ export const parseSort = <F extends string>(
   return { column: columns[field] ?? columns[fallback], direction: descending ? 'desc' : 'asc' };
 };
 
+/** The LIKE pattern of a case-insensitive substring match, with wildcards in the keyword escaped. */
+export const containsPattern = (keyword: string): string =>
+  `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** `column` (lower-cased) matches a `containsPattern`, on both dialects. */
+export const matchesPattern = (column: string, pattern: string): Expression<SqlBool> =>
+  sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+
 /** Case-insensitive substring match on both dialects, with LIKE wildcards in the keyword escaped. */
-export const containsText = (column: string, keyword: string): Expression<SqlBool> => {
-  const pattern = `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-};
+export const containsText = (column: string, keyword: string): Expression<SqlBool> =>
+  matchesPattern(column, containsPattern(keyword));
 
 /** Changing devices (create, edit, delete, transfer, credentials) needs a master or administrator. */
 export const requireManage = (access: AreaAccess): void => {

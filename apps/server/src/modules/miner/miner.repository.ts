@@ -1,7 +1,8 @@
 import type { MinerExportQuery, MinerSortField } from '@fbox/contracts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
-import { containsText, parseSort } from '../fbox/device-common.js';
+import { containsPattern, matchesPattern, parseSort } from '../fbox/device-common.js';
 import { poolHijacked } from '../fbox-config/pool-guard.js';
 
 /** Every sortable column of the miner list; ties break on the miner id. */
@@ -62,7 +63,65 @@ export const minerColumns = [
   'miner_state.updated_at',
 ] as const;
 
+/** The list's columns: the area is the filter's, so pages leave it out (50 values fewer to read). */
+const listColumns = minerColumns.filter(
+  (c): c is Exclude<(typeof minerColumns)[number], 'miner_state.area_id'> => c !== 'miner_state.area_id',
+);
+
 type Filters = Omit<MinerExportQuery, 'sort'>;
+
+/**
+ * A filter split for a query template (see QueryTemplates). Filters on a column of a few known
+ * values (status, mode, a fault or none) are literals of the SQL: PostgreSQL then knows how many
+ * rows they keep when it plans a prepared statement once for all runs (most miners are online;
+ * with `online = $2` it assumed half and kept re-planning each status + model page). The other
+ * filters are parameters; which of them are set is part of the shape.
+ */
+interface FilterLiterals {
+  online?: 0 | 1 | undefined;
+  mode?: 'high' | 'low' | undefined;
+  fault?: 'any' | 'none' | undefined;
+  /** Only miners flagged by the pool-hijack guard (Lock Pool). */
+  hijacked?: true | undefined;
+}
+
+interface FilterValues {
+  area_id: number;
+  fbox_id?: number | undefined;
+  tank_id?: number | undefined;
+  model?: string | undefined;
+  brand?: string | undefined;
+  pool?: string | undefined;
+  /** A fault code (not `any` / `none`). */
+  fault?: string | undefined;
+  /** `containsPattern` of the keyword. */
+  pattern?: string | undefined;
+}
+
+const splitFilter = (f: Filters) => {
+  const literals: FilterLiterals = {
+    online: f.status ? (f.status === 'online' ? 1 : 0) : undefined,
+    mode: f.mode || undefined,
+    fault: f.fault === 'any' || f.fault === 'none' ? f.fault : undefined,
+    hijacked: f.pool_hijacked ? true : undefined,
+  };
+  const values: FilterValues = {
+    area_id: f.area_id,
+    fbox_id: f.fbox_id,
+    tank_id: f.tank_id,
+    model: f.model || undefined,
+    brand: f.brand || undefined,
+    pool: f.pool || undefined,
+    fault: f.fault && literals.fault === undefined ? f.fault : undefined,
+    pattern: f.keyword ? containsPattern(f.keyword) : undefined,
+  };
+  const set = Object.keys(values).filter((k) => values[k as keyof FilterValues] !== undefined);
+  const shape = `${set.join(',')}|${literals.online ?? ''},${literals.mode ?? ''},${literals.fault ?? ''},${literals.hijacked ? 'hijacked' : ''}`;
+  return { literals, values, shape };
+};
+
+/** List queries run on every page view: built once per shape (filters set, sort). */
+const templates = new QueryTemplates(500);
 
 /**
  * Kysely queries for miners. Lists filter, sort and page on `miner_state` (one row per miner, with
@@ -71,26 +130,30 @@ type Filters = Omit<MinerExportQuery, 'sort'>;
 export class MinerRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  private filtered<O>(query: SelectQueryBuilder<DB, 'miner_state', O>, f: Filters) {
-    let q = query.where('miner_state.area_id', '=', f.area_id);
-    if (f.fbox_id !== undefined) q = q.where('miner_state.fbox_id', '=', f.fbox_id);
-    if (f.tank_id !== undefined) q = q.where('miner_state.tank_id', '=', f.tank_id);
-    if (f.status) q = q.where('miner_state.online', '=', f.status === 'online' ? 1 : 0);
-    if (f.model) q = q.where('miner_state.model', '=', f.model);
-    if (f.brand) q = q.where('miner_state.brand', '=', f.brand);
-    if (f.pool) q = q.where('miner_state.pool', '=', f.pool);
-    if (f.mode) q = q.where('miner_state.mode', '=', f.mode);
-    if (f.fault === 'any') q = q.where('miner_state.fault', '<>', '');
-    else if (f.fault === 'none') q = q.where('miner_state.fault', '=', '');
-    else if (f.fault) q = q.where('miner_state.fault', '=', f.fault);
-    if (f.pool_hijacked) q = q.where(poolHijacked);
-    if (f.keyword) {
-      const keyword = f.keyword;
+  private filtered<O>(
+    query: SelectQueryBuilder<DB, 'miner_state', O>,
+    v: FilterValues,
+    literals: FilterLiterals,
+  ) {
+    let q = query.where('miner_state.area_id', '=', v.area_id);
+    if (v.fbox_id !== undefined) q = q.where('miner_state.fbox_id', '=', v.fbox_id);
+    if (v.tank_id !== undefined) q = q.where('miner_state.tank_id', '=', v.tank_id);
+    if (literals.online !== undefined) q = q.where('miner_state.online', '=', sql.lit(literals.online));
+    if (v.model !== undefined) q = q.where('miner_state.model', '=', v.model);
+    if (v.brand !== undefined) q = q.where('miner_state.brand', '=', v.brand);
+    if (v.pool !== undefined) q = q.where('miner_state.pool', '=', v.pool);
+    if (literals.mode !== undefined) q = q.where('miner_state.mode', '=', sql.lit(literals.mode));
+    if (literals.fault === 'any') q = q.where('miner_state.fault', '<>', sql.lit(''));
+    else if (literals.fault === 'none') q = q.where('miner_state.fault', '=', sql.lit(''));
+    else if (v.fault !== undefined) q = q.where('miner_state.fault', '=', v.fault);
+    if (literals.hijacked) q = q.where(poolHijacked);
+    if (v.pattern !== undefined) {
+      const pattern = v.pattern;
       q = q.where((eb) =>
         eb.or([
-          containsText('miner_state.worker', keyword),
-          containsText('miner_state.ip', keyword),
-          containsText('miner_state.sn', keyword),
+          matchesPattern('miner_state.worker', pattern),
+          matchesPattern('miner_state.ip', pattern),
+          matchesPattern('miner_state.sn', pattern),
         ]),
       );
     }
@@ -99,48 +162,50 @@ export class MinerRepository {
 
   /** How many miners match the filter. */
   async count(f: Filters): Promise<number> {
-    const row = await this.filtered(this.db.selectFrom('miner_state'), f)
-      .select(sql<number>`count(*)`.as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+    const { literals, values, shape } = splitFilter(f);
+    const [row] = await templates.execute(this.db, `count|${shape}`, values, (v) =>
+      this.filtered(this.db.selectFrom('miner_state'), v, literals).select(sql<number>`count(*)`.as('total')),
+    );
+    return Number(row?.total ?? 0);
   }
 
   /**
-   * The sorted, filtered rows; `limit` rows from `offset`. Two steps: the ids of the page (narrow
-   * rows, so skipped rows cost little), then those miners' full rows, in the page's order.
+   * The sorted, filtered rows; `limit` rows from `offset`. One query in two steps: a derived table
+   * takes the page's ids from the filter + sort index (narrow rows, so skipped rows cost little),
+   * then the page's miners join by primary key and are put back in the page's order.
    */
-  async page(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
+  page(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
     const { column, direction } = parseSort(f.sort, sortColumns, 'id');
     // Missing values sort as the largest on both dialects (PostgreSQL's default, so its indexes
     // serve); ties break on the id in the same direction, so one index walk orders the page.
     const nullable = column === 'tanks.name' || column === 'miner_state.outlet';
-    let ids = this.filtered(this.db.selectFrom('miner_state'), f);
-    if (column === 'fboxes.name') ids = ids.leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id');
-    if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
-    const page = await ids
-      .select('miner_state.miner_id')
-      .orderBy(
-        sql.ref(column),
-        nullable ? (ob) => (direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsFirst()) : direction,
-      )
-      .orderBy('miner_state.miner_id', direction)
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    if (page.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('miner_state')
-      .leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
-      .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id')
-      .select(minerColumns)
-      .where(
-        'miner_state.miner_id',
-        'in',
-        page.map((r) => r.miner_id),
-      )
-      .execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return page.flatMap((r) => byId.get(r.miner_id) ?? []);
+    const nulls = nullable ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
+    const byColumn = sql`${sql.ref(column)} ${sql.raw(direction + nulls)}`;
+    const byId = sql`${sql.ref('miner_state.miner_id')} ${sql.raw(direction)}`;
+    const { literals, values, shape: filterShape } = splitFilter(f);
+    // Limit and offset are literals: PostgreSQL keeps one generic plan of a prepared statement
+    // only when they are known (with either a parameter it assumes a tenth of the table and
+    // plans every run anew); each page size and offset is a statement of its own.
+    const shape = `page|${column} ${direction}|${filterShape}|${limit} ${offset}`;
+    return templates.execute(this.db, shape, values, (v) => {
+      let ids = this.filtered(this.db.selectFrom('miner_state'), v, literals);
+      if (column === 'fboxes.name') ids = ids.leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id');
+      if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
+      const pageIds = ids
+        .select('miner_state.miner_id')
+        .orderBy(byColumn)
+        .orderBy(byId)
+        .limit(sql.lit(limit))
+        .offset(sql.lit(offset));
+      return this.db
+        .selectFrom(pageIds.as('page'))
+        .innerJoin('miner_state', 'miner_state.miner_id', 'page.miner_id')
+        .leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
+        .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id')
+        .select(listColumns)
+        .orderBy(byColumn)
+        .orderBy(byId);
+    });
   }
 
   find(areaId: number, id: number) {

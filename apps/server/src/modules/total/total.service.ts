@@ -1,6 +1,6 @@
 import type { AppIndex } from '@fbox/contracts';
 import { sql } from 'kysely';
-import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
+import type { AreaCaller } from '../auth/auth.service.js';
 import { type DeviceDeps, todayEnergy } from '../fbox/device-common.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
 import { fillBuckets, readSeries, round } from '../fbox/history.js';
