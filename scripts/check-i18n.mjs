@@ -72,9 +72,8 @@ const compare = (label, a, aName, b, bName) => {
 
 const webEn = objectKeys(join(webSrc, 'locales/en.ts'), 'en');
 const webZh = objectKeys(join(webSrc, 'locales/zh.ts'), 'zh');
-const messages = join(root, 'packages/contracts/src/messages.ts');
-const sharedEn = objectKeys(messages, 'sharedEn');
-const sharedZh = objectKeys(messages, 'sharedZh');
+const sharedEn = objectKeys(join(root, 'packages/contracts/src/messages-en.ts'), 'sharedEn');
+const sharedZh = objectKeys(join(root, 'packages/contracts/src/messages-zh.ts'), 'sharedZh');
 compare('web locales', webEn, 'en.ts', webZh, 'zh.ts');
 compare('shared messages', sharedEn, 'sharedEn', sharedZh, 'sharedZh');
 for (const key of webEn)

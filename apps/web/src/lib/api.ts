@@ -6,7 +6,7 @@ import {
   type EndpointName,
   type EndpointQuery,
   type Envelope,
-  endpoints,
+  type Endpoints,
   type FieldError,
   limits,
 } from '@fbox/contracts';
@@ -16,6 +16,14 @@ import { langHeader } from './language';
 import { beginLoading, endLoading } from './loading';
 import { currentPath, loginPath, navigate } from './navigation';
 import { clearSession, getSelectedAreaId, getToken, sessionGeneration } from './session';
+
+/**
+ * The endpoint table (every path with its schemas) grows with each feature; it loads with the first
+ * call instead of with the page, keeping it out of the JavaScript /login needs (DESIGN §10).
+ */
+let table: Promise<Endpoints> | undefined;
+const endpointOf = async <N extends EndpointName>(name: N): Promise<Endpoints[N]> =>
+  (await (table ??= import('./endpoint-table').then((m) => m.endpoints)))[name];
 
 type Or<A, B> = [A] extends [never] ? B : A;
 
@@ -83,7 +91,7 @@ export async function call<N extends EndpointName>(
   params?: CallParams<N>,
   options: CallOptions = {},
 ): Promise<EndpointData<N>> {
-  const endpoint = endpoints[name];
+  const endpoint = await endpointOf(name);
   const fields = encodeFields({ output: 'json', area_id: getSelectedAreaId(), ...(params ?? {}) });
   const isGet = endpoint.method === 'GET';
   // Platform calls (spec §7: POST under /ff-plat-api/api/) carry a JSON body; legacy ones a form.
@@ -128,14 +136,19 @@ export async function call<N extends EndpointName>(
       if (timedOut) return fail(i18n.t('common.request.timeout', { seconds: seconds(timeoutMs) }), 'timeout');
       return fail(i18n.t('common.request.unreadable'), 'http');
     }
-    return handleEnvelope(name, envelope, options) as EndpointData<N>;
+    return handleEnvelope(name, endpoint, envelope, options) as EndpointData<N>;
   } finally {
     clearTimeout(timer);
     if (!options.silent) endLoading();
   }
 }
 
-const handleEnvelope = (name: EndpointName, envelope: Envelope<unknown>, options: CallOptions): unknown => {
+const handleEnvelope = (
+  name: EndpointName,
+  endpoint: Endpoint,
+  envelope: Envelope<unknown>,
+  options: CallOptions,
+): unknown => {
   const { code } = envelope;
   if (code === undefined || code === Code.OK) {
     if (options.successToast) {
@@ -166,7 +179,7 @@ const handleEnvelope = (name: EndpointName, envelope: Envelope<unknown>, options
 
   const fieldErrors = code === Code.VALIDATION ? readFieldErrors(envelope.data) : [];
   if (!(options.quietValidation && fieldErrors.length > 0)) {
-    const shown = (endpoints[name] as Endpoint).info ? envelope.info || text : text;
+    const shown = endpoint.info ? envelope.info || text : text;
     void toast('error', shown, seconds(limits.toastMs));
   }
   throw new ApiError(text, 'business', code, fieldErrors, envelope.data);
@@ -177,7 +190,7 @@ const handleEnvelope = (name: EndpointName, envelope: Envelope<unknown>, options
  * `call`. A JSON answer is the envelope of a failure and is handled like any other.
  */
 export async function download<N extends EndpointName>(name: N, params: CallParams<N>, fallbackName: string) {
-  const endpoint = endpoints[name];
+  const endpoint: Endpoint = await endpointOf(name);
   const fields = encodeFields({ output: 'json', area_id: getSelectedAreaId(), ...(params ?? {}) });
   const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
   const token = getToken();
@@ -200,7 +213,7 @@ export async function download<N extends EndpointName>(name: N, params: CallPara
     }
     if (!response.ok) return fail(i18n.t('common.request.http', { status: response.status }), 'http');
     if ((response.headers.get('Content-Type') ?? '').includes('application/json')) {
-      handleEnvelope(name, (await response.json()) as Envelope<unknown>, {});
+      handleEnvelope(name, endpoint, (await response.json()) as Envelope<unknown>, {});
       return;
     }
     const disposition = response.headers.get('Content-Disposition') ?? '';
