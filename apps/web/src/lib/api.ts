@@ -5,8 +5,8 @@ import {
   type EndpointData,
   type EndpointName,
   type EndpointQuery,
-  type Envelope,
   type Endpoints,
+  type Envelope,
   type FieldError,
   limits,
 } from '@fbox/contracts';
@@ -22,8 +22,10 @@ import { clearSession, getSelectedAreaId, getToken, sessionGeneration } from './
  * call instead of with the page, keeping it out of the JavaScript /login needs (DESIGN §10).
  */
 let table: Promise<Endpoints> | undefined;
-const endpointOf = async <N extends EndpointName>(name: N): Promise<Endpoints[N]> =>
-  (await (table ??= import('./endpoint-table').then((m) => m.endpoints)))[name];
+const endpointOf = async <N extends EndpointName>(name: N): Promise<Endpoints[N]> => {
+  table ??= import('./endpoint-table').then((m) => m.endpoints);
+  return (await table)[name];
+};
 
 type Or<A, B> = [A] extends [never] ? B : A;
 
