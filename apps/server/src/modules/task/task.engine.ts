@@ -8,10 +8,9 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { TaskMinerStateTable } from '../../db/tasks-schema.js';
 import type { CommandSettled, IssueCommand } from '../../devices/command.service.js';
-import { parseJson } from '../fbox/device-common.js';
 import { itemStatusOf, type SettledCommandStatus, statusOf, type TaskRow } from './task.service.js';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'commands' | 'log' | 'config'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'commands' | 'log' | 'config' | 'fboxConfig'>;
 
 /** A running task is looked at again at least this often (spec: at least every 30 s). */
 export const evalPeriodMs = 15_000;
@@ -424,16 +423,12 @@ export class TaskEngine {
 
   /** The account's Delay Switch (ms between power-unit batch switches) of the mine's master. */
   private async delaySwitchMs(areaId: number): Promise<number> {
-    const row = await this.db
+    const area = await this.db
       .selectFrom('areas')
-      .innerJoin('users', 'users.id', 'areas.owner_id')
-      .select('users.global_config')
-      .where('areas.id', '=', areaId)
+      .select('owner_id')
+      .where('id', '=', areaId)
       .executeTakeFirst();
-    const value = Number(
-      parseJson<{ delay_switch_value?: unknown }>(row?.global_config, {}).delay_switch_value ?? 0,
-    );
-    return Number.isFinite(value) ? Math.min(Math.max(value, 0), 10_000) : 0;
+    return area ? this.deps.fboxConfig.delaySwitchMs(area.owner_id) : 0;
   }
 
   private async evaluateReboot(
