@@ -1,6 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyHelmet from '@fastify/helmet';
 import { limits } from '@fbox/contracts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ensureDemoFboxes, ensureMasterAccount } from './bootstrap.js';
@@ -13,6 +12,7 @@ import { docsPlugin } from './http/docs.plugin.js';
 import { errorsPlugin } from './http/errors.plugin.js';
 import { langPlugin } from './http/lang.plugin.js';
 import { legacyPlugin } from './http/legacy/legacy.plugin.js';
+import { securityHeadersPlugin } from './http/security-headers.plugin.js';
 import { spaPlugin } from './http/spa.plugin.js';
 import { ingestPlugin } from './ingest/ingest.plugin.js';
 import { jobsPlugin } from './jobs/jobs.plugin.js';
@@ -78,7 +78,10 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   app.decorate('clock', options.now ?? systemClock);
   app.decorate('config', config);
 
-  await app.register(fastifyHelmet, { contentSecurityPolicy, referrerPolicy: { policy: 'same-origin' } });
+  await app.register(securityHeadersPlugin, {
+    contentSecurityPolicy,
+    referrerPolicy: { policy: 'same-origin' },
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: limits.bodyLimitBytes });
   await app.register(langPlugin);

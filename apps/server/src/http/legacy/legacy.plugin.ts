@@ -89,12 +89,14 @@ export const legacyPlugin = fp(
         try {
           const query = isRecord(request.query) ? request.query : {};
           const raw = endpoint.method === 'GET' ? query : (request.body ?? {});
+          // Parsed once: a failure is reported after the endpoint's own validation.
+          const legacy = LegacyQuerySchema.safeParse(
+            { area_id: (isRecord(raw) ? raw.area_id : undefined) ?? query.area_id },
+            { reportInput: true },
+          );
           if (endpoint.permission !== 'public') {
             // The session query also resolves the request's mine, so scoped calls skip a lookup.
-            const scope = LegacyQuerySchema.safeParse({
-              area_id: (isRecord(raw) ? raw.area_id : undefined) ?? query.area_id,
-            });
-            user = await app.auth.authenticate(readToken(request), scope.data?.area_id);
+            user = await app.auth.authenticate(readToken(request), legacy.data?.area_id);
             if (!user) throw new ApiError(Code.NOT_LOGGED_IN, 'api.notLoggedIn');
             if (!allows(user, endpoint.permission)) throw new ApiError(Code.FORBIDDEN, 'api.forbidden');
           }
@@ -116,12 +118,12 @@ export const legacyPlugin = fp(
             query.area_id !== undefined &&
             hasAreaId(schema);
           input = schema ? parse(schema, fromQuery ? { ...raw, area_id: query.area_id } : raw) : {};
-          const legacy = parse(LegacyQuerySchema, { area_id: raw.area_id ?? query.area_id });
+          if (!legacy.success) throw new InvalidInput(legacy.error.issues);
           const data = await handler({
             app,
             input: input as never,
             user: user as never,
-            areaId: legacy.area_id,
+            areaId: legacy.data.area_id,
             lang,
             client: { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null },
           });

@@ -40,7 +40,7 @@ export const actionCommands: Record<MinerAction, MinerCommand> = {
   overclock_off: { kind: 'miner.overclock', params: { status: 'off' } },
 };
 
-export const minerItem = (r: Omit<MinerRow, 'area_id'>): MinerListItem => ({
+export const minerItem = (r: Omit<MinerRow, 'area_id'> & { pool_hijacked?: number }): MinerListItem => ({
   id: r.id,
   sn: r.sn,
   worker: r.worker,
@@ -67,8 +67,8 @@ export const minerItem = (r: Omit<MinerRow, 'area_id'>): MinerListItem => ({
   power_w: r.power_w,
   uptime_s: r.uptime_s,
   updated_at: r.updated_at,
-  // Set by the list and the detail (Lock Pool's guard, modules/fbox-config/pool-guard.ts).
-  pool_hijacked: false,
+  // Lock Pool's guard (modules/fbox-config/pool-guard.ts): list pages read it with the rows.
+  pool_hijacked: r.pool_hijacked === 1,
 });
 
 export const commandOf = (r: CommandRecord): Command => ({
@@ -120,13 +120,7 @@ export class MinerService {
       total = q.page === 1 && rows.length < q.limit ? rows.length : await repo.count(q);
       this.counts.set(areaId, key, total, now);
     }
-    const hijacked = await hijackedAmong(
-      this.deps.db,
-      areaId,
-      rows.map((r) => r.id),
-    );
-    const items = rows.map((r) => ({ ...minerItem(r), pool_hijacked: hijacked.has(r.id) }));
-    return { items, total, page: q.page, limit: q.limit };
+    return { items: rows.map(minerItem), total, page: q.page, limit: q.limit };
   }
 
   async detail(user: Caller, areaId: number, id: number): Promise<MinerDetail> {
