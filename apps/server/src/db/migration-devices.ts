@@ -1,14 +1,7 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
 import type { Dialect } from './database.js';
+import { notNull, type Table, withId } from './migration-helpers.js';
 
-type Table = CreateTableBuilder<string, never>;
-
-const withId = (table: Table, dialect: Dialect): Table =>
-  dialect === 'sqlite'
-    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    : table.addColumn('id', 'serial', (c) => c.primaryKey());
-
-const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
 /** Readings default to -999, the protocol's "no data". */
 const reading = (c: ColumnDefinitionBuilder) => c.notNull().defaultTo(-999);
 const num = 'double precision';

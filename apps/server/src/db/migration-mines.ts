@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type CreateTableBuilder, type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from './database.js';
-
-type Table = CreateTableBuilder<string, never>;
-
-const withId = (table: Table, dialect: Dialect): Table =>
-  dialect === 'sqlite'
-    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    : table.addColumn('id', 'serial', (c) => c.primaryKey());
+import { withId } from './migration-helpers.js';
 
 /** 128 random bits as 32 hex digits: the password site agents of a mine log in with. */
 export const newAgentKey = (): string => randomBytes(16).toString('hex');

@@ -1,12 +1,6 @@
-import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from './database.js';
-
-type Table = CreateTableBuilder<string, never>;
-
-const withId = (table: Table, dialect: Dialect): Table =>
-  dialect === 'sqlite'
-    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    : table.addColumn('id', 'serial', (c) => c.primaryKey());
+import { withId } from './migration-helpers.js';
 
 /**
  * The operation log: one row per state-changing call. No foreign keys on purpose: a record outlives

@@ -1,12 +1,6 @@
-import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from './database.js';
-
-type Table = CreateTableBuilder<string, never>;
-
-const withId = (table: Table, dialect: Dialect): Table =>
-  dialect === 'sqlite'
-    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    : table.addColumn('id', 'serial', (c) => c.primaryKey());
+import { withId } from './migration-helpers.js';
 
 /**
  * Observer links and pool subaccounts of a mine (spec §3, §7). Both go with their mine. A mine lists

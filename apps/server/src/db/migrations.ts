@@ -1,32 +1,15 @@
-import {
-  type ColumnDefinitionBuilder,
-  type CreateTableBuilder,
-  type Kysely,
-  type Migration,
-  type MigrationProvider,
-  Migrator,
-  sql,
-} from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Dialect } from './database.js';
 import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { fboxConfigMigration } from './migration-fbox-config.js';
+import { notNull, withId } from './migration-helpers.js';
 import { minerListMigration } from './migration-miner-list.js';
 import { minerListPerfMigration } from './migration-miner-list-perf.js';
 import { minesMigration } from './migration-mines.js';
 import { oplogMigration } from './migration-oplog.js';
 import { poolsMigration } from './migration-pools.js';
 import { tasksMigration } from './migration-tasks.js';
-
-type Table = CreateTableBuilder<string, never>;
-
-/** Auto-increment primary key: SQLite's rowid alias vs PostgreSQL's serial. */
-const withId = (table: Table, dialect: Dialect): Table =>
-  dialect === 'sqlite'
-    ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    : table.addColumn('id', 'serial', (c) => c.primaryKey());
-
-const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
 
 const init = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
