@@ -96,8 +96,8 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
       explicit: config.mqttPortExplicit,
       host: config.host,
       url: config.mqttUrl,
-      ...(typeof options.mqtt === 'object' &&
-        options.mqtt.shareGroup && { shareGroup: options.mqtt.shareGroup }),
+      shareGroup:
+        (typeof options.mqtt === 'object' ? options.mqtt.shareGroup : undefined) ?? config.mqttShareGroup,
     });
   } else {
     app.decorate('mqttBroker', null);

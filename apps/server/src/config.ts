@@ -26,6 +26,12 @@ export const configVariables: ConfigVariable[] = [
     default: '(unset)',
     description: 'mqtt:// or mqtts:// external broker; the embedded one is not started',
   },
+  {
+    name: 'MQTT_SHARE_GROUP',
+    default: 'fbox-ingest',
+    description:
+      'Shared-subscription group on the external broker: every server process of one deployment uses the same',
+  },
   { name: 'DATA_DIR', default: './data', description: 'Directory for the SQLite database and other data' },
   {
     name: 'DATABASE_URL',
@@ -93,6 +99,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^mqtts?:\/\/\S+$/, { error: 'must start with mqtt:// or mqtts://' })
     .optional(),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[\w-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
+    .default('fbox-ingest'),
   DATA_DIR: z.string().min(1, { error: 'must not be empty' }).default('./data'),
   DATABASE_URL: z
     .string()
@@ -135,6 +145,8 @@ export interface Config {
   /** MQTT_PORT was given: a taken port is then an error instead of a fallback. */
   mqttPortExplicit: boolean;
   mqttUrl: string | undefined;
+  /** Shared-subscription group on an external broker: the server processes of one deployment. */
+  mqttShareGroup: string;
   dataDir: string;
   databaseUrl: string | undefined;
   adminUser: string;
@@ -182,6 +194,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mqttPort: e.MQTT_PORT ?? 1883,
     mqttPortExplicit: e.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     adminUser: e.ADMIN_USER,

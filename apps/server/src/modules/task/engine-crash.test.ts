@@ -9,10 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { openSqlite } from '../../db/database.js';
 import { testDbKind } from '../../test/build-test-app.js';
-import { createMiners } from '../../test/device-factories.js';
-import { createArea, createFbox, createMaster, login } from '../../test/factories.js';
 import { waitFor } from '../../test/mqtt-client.js';
-import { api } from './engine-harness.js';
+import { seedPduTask } from './engine-harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');
@@ -62,48 +60,11 @@ interface Received {
       seed: false,
       config: { demo: false, webDist: join(dir, 'no-web') },
     });
-    const master = await createMaster(setup);
-    const token = await login(setup, master);
-    const areaId = (await createArea(setup, master.id)).id;
-    const fbox = await createFbox(setup, areaId, { tanks: 0 });
-    const minerIds = await createMiners(
-      setup,
-      { id: fbox.id, areaId, deviceId: fbox.device_id },
-      Array.from({ length: minerCount }, (_, i) => ({ sn: `C-${i}`, online: 0, outlet: i + 1 })),
-    );
-    const group = await api(setup, token, 'minerGroup/add', {
-      area_id: areaId,
-      name: 'All',
-      type: 'pdu_reboot',
-    });
-    await api(setup, token, 'minerGroup/addMiner', {
-      area_id: areaId,
-      group_id: group.id,
-      miner_ids: minerIds,
-    });
-    const now = Date.now();
-    const task = await api(setup, token, 'taskReboot/add', {
-      area_id: areaId,
-      kind: 'pdu',
+    const { fbox, minerIds } = await seedPduTask(setup, {
       name: 'Crash',
-      hashrate_threshold: 50,
-      duration_seconds: 30,
-      reboot_interval_seconds: 1800,
-      reboot_limit: 1,
-      start_at: now - 60_000,
-      end_at: now + 3_600_000,
-      simultaneous_count: 2,
-      batch_interval_seconds: 1,
-      power_off_seconds: 2,
-      group_ids: [group.id],
+      snPrefix: 'C',
+      minerCount,
     });
-    // They have been offline for a minute already (so the duration does not make the test wait).
-    await setup.db
-      .insertInto('task_miner_state')
-      .values(
-        minerIds.map((miner_id) => ({ task_id: task.id, miner_id, since_at: now - 60_000, action_count: 0 })),
-      )
-      .execute();
     await setup.close();
 
     const env: NodeJS.ProcessEnv = { ...process.env };

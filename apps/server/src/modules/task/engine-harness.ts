@@ -1,7 +1,8 @@
 import { inflateRawSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { TestClock } from '../../test/build-test-app.js';
-import { post } from '../../test/factories.js';
+import { createMiners } from '../../test/device-factories.js';
+import { createArea, createFbox, createMaster, login, post } from '../../test/factories.js';
 
 /** Test helpers for the task engine: drive it through time and play a gateway that acknowledges. */
 
@@ -123,3 +124,52 @@ export const sheetRows = (xml: string): (string | number)[][] =>
         : Number(c[2]),
     ),
   );
+
+/**
+ * The database as an operator left it for the process tests (crash, two processes): a PDU task over
+ * `minerCount` offline miners on outlets 1…n, two per batch, due now, the miners already offline
+ * for a minute (so the duration does not make the test wait).
+ */
+export const seedPduTask = async (
+  app: FastifyInstance,
+  options: { name: string; snPrefix: string; minerCount: number },
+) => {
+  const master = await createMaster(app);
+  const token = await login(app, master);
+  const areaId = (await createArea(app, master.id)).id;
+  const fbox = await createFbox(app, areaId, { tanks: 0 });
+  const minerIds = await createMiners(
+    app,
+    { id: fbox.id, areaId, deviceId: fbox.device_id },
+    Array.from({ length: options.minerCount }, (_, i) => ({
+      sn: `${options.snPrefix}-${i}`,
+      online: 0,
+      outlet: i + 1,
+    })),
+  );
+  const group = await api(app, token, 'minerGroup/add', { area_id: areaId, name: 'All', type: 'pdu_reboot' });
+  await api(app, token, 'minerGroup/addMiner', { area_id: areaId, group_id: group.id, miner_ids: minerIds });
+  const now = Date.now();
+  const task = await api(app, token, 'taskReboot/add', {
+    area_id: areaId,
+    kind: 'pdu',
+    name: options.name,
+    hashrate_threshold: 50,
+    duration_seconds: 30,
+    reboot_interval_seconds: 1800,
+    reboot_limit: 1,
+    start_at: now - 60_000,
+    end_at: now + 3_600_000,
+    simultaneous_count: 2,
+    batch_interval_seconds: 1,
+    power_off_seconds: 2,
+    group_ids: [group.id],
+  });
+  await app.db
+    .insertInto('task_miner_state')
+    .values(
+      minerIds.map((miner_id) => ({ task_id: task.id, miner_id, since_at: now - 60_000, action_count: 0 })),
+    )
+    .execute();
+  return { areaId, fbox, minerIds, task: task as { id: number } };
+};

@@ -11,10 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { type Database, openPostgres } from '../../db/database.js';
 import { testDbKind } from '../../test/build-test-app.js';
-import { createMiners } from '../../test/device-factories.js';
-import { createArea, createFbox, createMaster, login } from '../../test/factories.js';
 import { waitFor } from '../../test/mqtt-client.js';
-import { api } from './engine-harness.js';
+import { seedPduTask } from './engine-harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');
@@ -46,8 +44,8 @@ const adminQuery = async (text: string) => {
  * records it with triggers of its own on the test schema (each claim of the task, and the lease
  * holder at each item's insert). Mid-task the process doing the work is paused with SIGSTOP until
  * the other one has acted, so both take part (left alone, one process tends to do all of it).
- * The servers use the default shared-subscription group `fbox-ingest`: another server on the same
- * broker in that group would take some acks (they would be re-sent and the test slower).
+ * The two servers share a subscription group of their own (MQTT_SHARE_GROUP), so other tests on the
+ * same broker do not take their acks.
  */
 (testDbKind === 'postgres' && mqttUrl ? describe : describe.skip)(
   'task engine in two server processes on PostgreSQL',
@@ -88,53 +86,11 @@ const adminQuery = async (text: string) => {
         seed: false,
         config: { demo: false, webDist: join(workDir, 'no-web') },
       });
-      const master = await createMaster(setup);
-      const token = await login(setup, master);
-      const areaId = (await createArea(setup, master.id)).id;
-      const fbox = await createFbox(setup, areaId, { tanks: 0 });
-      const minerIds = await createMiners(
-        setup,
-        { id: fbox.id, areaId, deviceId: fbox.device_id },
-        Array.from({ length: minerCount }, (_, i) => ({ sn: `T-${i}`, online: 0, outlet: i + 1 })),
-      );
-      const group = await api(setup, token, 'minerGroup/add', {
-        area_id: areaId,
-        name: 'All',
-        type: 'pdu_reboot',
-      });
-      await api(setup, token, 'minerGroup/addMiner', {
-        area_id: areaId,
-        group_id: group.id,
-        miner_ids: minerIds,
-      });
-      const now = Date.now();
-      const task = await api(setup, token, 'taskReboot/add', {
-        area_id: areaId,
-        kind: 'pdu',
+      const { fbox, minerIds } = await seedPduTask(setup, {
         name: 'Two processes',
-        hashrate_threshold: 50,
-        duration_seconds: 30,
-        reboot_interval_seconds: 1800,
-        reboot_limit: 1,
-        start_at: now - 60_000,
-        end_at: now + 3_600_000,
-        simultaneous_count: 2,
-        batch_interval_seconds: 1,
-        power_off_seconds: 2,
-        group_ids: [group.id],
+        snPrefix: 'T',
+        minerCount,
       });
-      // They have been offline for a minute already (so the duration does not make the test wait).
-      await setup.db
-        .insertInto('task_miner_state')
-        .values(
-          minerIds.map((miner_id) => ({
-            task_id: task.id,
-            miner_id,
-            since_at: now - 60_000,
-            action_count: 0,
-          })),
-        )
-        .execute();
       await setup.close();
 
       // Test-only instruments: every claim of a task, and which process held the task when each
@@ -195,6 +151,8 @@ const adminQuery = async (text: string) => {
         DATA_DIR: workDir,
         DATABASE_URL: databaseUrl.href,
         MQTT_URL: mqttUrl,
+        // Their own group: other tests on the same broker must not take this deployment's acks.
+        MQTT_SHARE_GROUP: schema,
         DEMO: '0',
         HOST: '127.0.0.1',
         PORT: '0',
