@@ -14,21 +14,19 @@ import { useStore } from '../../../lib/store';
 import { timeZoneStore } from '../../../lib/time';
 import { useSaveRebootTask } from '../api-tasks';
 import {
-  endAfterStartRule,
   fieldRules,
   groupRules,
   type RebootFormValues,
   rebootFormFields,
   rebootInitialValues,
   rebootShape,
-  requiredRule,
   toRebootBody,
 } from '../task-form';
 import { DurationInput } from './DurationInput';
 import { GroupSelect } from './GroupSelect';
 import { formatDuration } from './labels';
 import { topLevelErrors } from './server-errors';
-import { ZonedDateTime } from './ZonedDateTime';
+import { TaskWindowFields } from './TaskWindowFields';
 
 const TH = 'TH/s';
 
@@ -216,21 +214,7 @@ export const RebootTaskFormDialog = ({
           )}
         </Row>
         <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item name="start_at" label={label.start_at} rules={[requiredRule(label.start_at)]}>
-              <ZonedDateTime testId="task-form-start" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="end_at"
-              label={label.end_at}
-              dependencies={['start_at']}
-              rules={[requiredRule(label.end_at), endAfterStartRule]}
-            >
-              <ZonedDateTime testId="task-form-end" />
-            </Form.Item>
-          </Col>
+          <TaskWindowFields />
         </Row>
         {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
         <button type="submit" hidden />

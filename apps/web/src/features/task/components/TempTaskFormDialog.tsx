@@ -14,10 +14,8 @@ import { useStore } from '../../../lib/store';
 import { timeZoneStore } from '../../../lib/time';
 import { useSaveTempTask } from '../api-tasks';
 import {
-  endAfterStartRule,
   fieldRules,
   groupRules,
-  requiredRule,
   type TempFormValues,
   tempInitialValues,
   tempShape,
@@ -27,7 +25,7 @@ import { DurationInput } from './DurationInput';
 import { GroupSelect } from './GroupSelect';
 import { useSourceLabels } from './labels';
 import { topLevelErrors } from './server-errors';
-import { ZonedDateTime } from './ZonedDateTime';
+import { TaskWindowFields } from './TaskWindowFields';
 
 const CELSIUS = '°C';
 
@@ -152,21 +150,7 @@ export const TempTaskFormDialog = ({ task, onClose }: { task?: TempTask; onClose
               />
             </Form.Item>
           </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="start_at" label={label.start_at} rules={[requiredRule(label.start_at)]}>
-              <ZonedDateTime testId="task-form-start" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="end_at"
-              label={label.end_at}
-              dependencies={['start_at']}
-              rules={[requiredRule(label.end_at), endAfterStartRule]}
-            >
-              <ZonedDateTime testId="task-form-end" />
-            </Form.Item>
-          </Col>
+          <TaskWindowFields />
         </Row>
         {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
         <button type="submit" hidden />
