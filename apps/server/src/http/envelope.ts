@@ -9,6 +9,7 @@ import {
 } from '@fbox/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../lib/api-error.js';
+import { hasJsonText, JsonText, stringifyWithJsonText } from '../lib/json-text.js';
 import { validationMessage } from './legacy/validation.js';
 
 export const envelopeOf = (
@@ -18,9 +19,19 @@ export const envelopeOf = (
   info = false,
 ): Envelope<unknown> => (info ? { code, msg, info: msg, data } : { code, msg, data });
 
-/** Sends an envelope as JSON (HTTP 200 unless a transport error says otherwise). */
+/**
+ * Sends an envelope as JSON (HTTP 200 unless a transport error says otherwise). Fields of `data`
+ * given as JSON text (a list page's rows, see JsonText) are spliced in as they are.
+ */
 export const sendEnvelope = (reply: FastifyReply, body: Envelope<unknown>, status = 200) =>
-  reply.code(status).type('application/json; charset=utf-8').send(body);
+  reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(
+      hasJsonText(body.data)
+        ? stringifyWithJsonText({ ...body, data: new JsonText(stringifyWithJsonText(body.data as object)) })
+        : body,
+    );
 
 type PartialFieldError = Omit<FieldError, 'message'> & { message?: string };
 

@@ -9,6 +9,7 @@ import type {
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import type { WithJsonText } from '../../lib/json-text.js';
 import type { ClientInfo, SessionUser } from '../../modules/auth/auth.service.js';
 
 /** The validated input of an endpoint: its body for POST, its query for GET, else nothing. */
@@ -38,7 +39,9 @@ export interface FileDownload {
 
 export type Handler<N extends EndpointName> = (
   ctx: HandlerContext<N>,
-) => Promise<Endpoints[N] extends { download: true } ? FileDownload : z.input<Endpoints[N]['data']>>;
+) => Promise<
+  Endpoints[N] extends { download: true } ? FileDownload : WithJsonText<z.input<Endpoints[N]['data']>>
+>;
 
 /** One handler per endpoint: a missing one fails the typecheck. */
 export type HandlerMap = { [N in EndpointName]: Handler<N> };

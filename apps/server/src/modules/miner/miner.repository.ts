@@ -1,5 +1,6 @@
-import type { MinerExportQuery, MinerSortField } from '@fbox/contracts';
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { MinerExportQuery, MinerListItem, MinerSortField } from '@fbox/contracts';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
 import { containsPattern, matchesPattern, parseSort } from '../fbox/device-common.js';
@@ -74,6 +75,51 @@ const listColumns = minerColumns.filter(
  */
 const hijackedFlag = sql<number>`case when ${poolHijacked} then 1 else 0 end`.as('pool_hijacked');
 
+type Rendered = (dialect: Dialect) => RawBuilder<unknown>;
+const column =
+  (ref: string): Rendered =>
+  () =>
+    sql.ref(ref);
+
+/**
+ * A list item's fields (MinerListItem, in its order) as SQL over the page's joined rows, for the
+ * JSON the database builds (`pageJson`); `minerItem` is the same mapping for rows read as values.
+ */
+const listItemFields: [name: keyof MinerListItem, value: Rendered][] = [
+  ['id', column('miner_state.miner_id')],
+  ...(['sn', 'worker', 'model', 'brand', 'pool', 'pool_address', 'ip', 'firmware', 'fbox_id'] as const).map(
+    (name): [keyof MinerListItem, Rendered] => [name, column(`miner_state.${name}`)],
+  ),
+  ['fbox_name', () => sql`coalesce(${sql.ref('fboxes.name')}, '')`],
+  ['tank_id', column('miner_state.tank_id')],
+  ['tank_name', column('tanks.name')],
+  ['outlet', column('miner_state.outlet')],
+  ['status', () => sql`case when ${sql.ref('miner_state.online')} = 1 then 'online' else 'offline' end`],
+  ['mode', () => sql`case when ${sql.ref('miner_state.mode')} = 'low' then 'low' else 'high' end`],
+  ...(
+    [
+      'fault',
+      'chip_avg_temp',
+      'chip_max_temp',
+      'hashrate_theoretical',
+      'hashrate_realtime',
+      'hashrate_avg',
+      'hashrate_24h',
+      'power_w',
+      'uptime_s',
+      'updated_at',
+    ] as const
+  ).map((name): [keyof MinerListItem, Rendered] => [name, column(`miner_state.${name}`)]),
+  // A JSON boolean: PostgreSQL writes its booleans so, SQLite needs the JSON literal.
+  [
+    'pool_hijacked',
+    (dialect) =>
+      dialect === 'postgres'
+        ? sql`${poolHijacked}`
+        : sql`json(case when ${poolHijacked} then 'true' else 'false' end)`,
+  ],
+];
+
 type Filters = Omit<MinerExportQuery, 'sort'>;
 
 /**
@@ -134,7 +180,10 @@ const templates = new QueryTemplates(500);
  * an index per filter and sort column led by `area_id`); FBOX and tank names join by primary key.
  */
 export class MinerRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
 
   private filtered<O>(
     query: SelectQueryBuilder<DB, 'miner_state', O>,
@@ -176,12 +225,12 @@ export class MinerRepository {
   }
 
   /**
-   * The sorted, filtered rows; `limit` rows from `offset`. One query in two steps: a derived table
-   * takes the page's ids from the filter + sort index (narrow rows, so skipped rows cost little),
-   * then the page's miners join by primary key and are put back in the page's order. Each row
-   * carries its Lock Pool hijack flag (`pool_hijacked`, 1 or 0).
+   * What a page query is made of: the order (a column, then the id, in the sort's direction), the
+   * filter split for a template, and the page's ids in a derived table `page` that takes them from
+   * the filter + sort index (narrow rows, so skipped rows cost little). The page's miners then join
+   * by primary key and are put back in the page's order.
    */
-  page(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
+  private pageParts(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
     const { column, direction } = parseSort(f.sort, sortColumns, 'id');
     // Missing values sort as the largest on both dialects (PostgreSQL's default, so its indexes
     // serve); ties break on the id in the same direction, so one index walk orders the page.
@@ -193,8 +242,8 @@ export class MinerRepository {
     // Limit and offset are literals: PostgreSQL keeps one generic plan of a prepared statement
     // only when they are known (with either a parameter it assumes a tenth of the table and
     // plans every run anew); each page size and offset is a statement of its own.
-    const shape = `page|${column} ${direction}|${filterShape}|${limit} ${offset}`;
-    return templates.execute(this.db, shape, values, (v) => {
+    const shape = `${column} ${direction}|${filterShape}|${limit} ${offset}`;
+    const rows = (v: FilterValues) => {
       let ids = this.filtered(this.db.selectFrom('miner_state'), v, literals);
       if (column === 'fboxes.name') ids = ids.leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id');
       if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
@@ -208,12 +257,55 @@ export class MinerRepository {
         .selectFrom(pageIds.as('page'))
         .innerJoin('miner_state', 'miner_state.miner_id', 'page.miner_id')
         .leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
-        .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id')
-        .select(listColumns)
-        .select(hijackedFlag)
-        .orderBy(byColumn)
-        .orderBy(byId);
+        .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
+    };
+    return { shape, values, rows, order: sql`${byColumn}, ${byId}` };
+  }
+
+  /**
+   * The sorted, filtered rows; `limit` rows from `offset`, in one query (see `pageParts`). Each
+   * row carries its Lock Pool hijack flag (`pool_hijacked`, 1 or 0).
+   */
+  page(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
+    const { shape, values, rows, order } = this.pageParts(f, limit, offset);
+    return templates.execute(this.db, `page|${shape}`, values, (v) =>
+      rows(v).select(listColumns).select(hijackedFlag).orderBy(order),
+    );
+  }
+
+  /**
+   * The same page as `page`, as the list's JSON: an array of list items (MinerListItem, keys in
+   * their order) built by the database, and how many there are.
+   */
+  async pageJson(
+    f: Filters & { sort?: string | undefined },
+    limit: number,
+    offset: number,
+  ): Promise<{ items: string; count: number }> {
+    const { shape, values, rows, order } = this.pageParts(f, limit, offset);
+    const postgres = this.dialect === 'postgres';
+    const [row] = await templates.execute(this.db, `json|${shape}`, values, (v) => {
+      const page = rows(v).select(sql<number>`count(*)`.as('count'));
+      if (!postgres)
+        return page.select(
+          sql<string>`json_group_array(json_object(${sql.join(
+            listItemFields.map(([name, value]) => sql`${sql.lit(name)}, ${value('sqlite')}`),
+          )}) order by ${order})`.as('items'),
+        );
+      // row_to_json of a lateral row writes compact JSON with the keys in order (json_build_object
+      // puts " : " between them).
+      return page
+        .innerJoinLateral(
+          this.db.selectNoFrom(listItemFields.map(([name, value]) => value('postgres').as(name))).as('item'),
+          (join) => join.onTrue(),
+        )
+        .select(
+          sql<string>`coalesce('[' || string_agg(row_to_json(item)::text, ',' order by ${order}) || ']', '[]')`.as(
+            'items',
+          ),
+        );
     });
+    return { items: row?.items ?? '[]', count: Number(row?.count ?? 0) };
   }
 
   find(areaId: number, id: number) {

@@ -10,6 +10,7 @@ import type {
   MinerListQuery,
 } from '@fbox/contracts';
 import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
+import { JsonText } from '../../lib/json-text.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, issueBatch, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
 import { deviceHistory } from '../fbox/history.js';
@@ -100,7 +101,7 @@ export class MinerService {
   }
 
   private repo() {
-    return new MinerRepository(this.deps.db);
+    return new MinerRepository(this.deps.db, this.deps.dbDialect);
   }
 
   async list(user: Caller, q: MinerListQuery) {
@@ -110,17 +111,17 @@ export class MinerService {
     const key = JSON.stringify(filters);
     const now = this.deps.clock();
     const offset = (q.page - 1) * q.limit;
-    const rows = await repo.page(q, q.limit, offset);
+    // The page's items come as JSON built by the database (see JsonText).
+    const { items, count } = await repo.pageJson(q, q.limit, offset);
     let total = this.counts.get(areaId, key, now);
     // A cached total that contradicts the page just read is stale: count again.
-    const consistent = (n: number) =>
-      rows.length === q.limit ? n >= offset + rows.length : n === offset + rows.length;
-    if (total === undefined || (!consistent(total) && (rows.length > 0 || q.page === 1))) {
+    const consistent = (n: number) => (count === q.limit ? n >= offset + count : n === offset + count);
+    if (total === undefined || (!consistent(total) && (count > 0 || q.page === 1))) {
       // A first page shorter than the limit is the whole result: no count needed.
-      total = q.page === 1 && rows.length < q.limit ? rows.length : await repo.count(q);
+      total = q.page === 1 && count < q.limit ? count : await repo.count(q);
       this.counts.set(areaId, key, total, now);
     }
-    return { items: rows.map(minerItem), total, page: q.page, limit: q.limit };
+    return { items: new JsonText<MinerListItem[]>(items), total, page: q.page, limit: q.limit };
   }
 
   async detail(user: Caller, areaId: number, id: number): Promise<MinerDetail> {
