@@ -73,9 +73,11 @@ const listColumns = minerColumns.filter(
  * Lock Pool's hijack flag of a page row (1 or 0 on both dialects), read with the page: a separate
  * query for the page's ids was a third round trip per list request on PostgreSQL.
  */
-const hijackedFlag = sql<number>`case when ${poolHijacked} then 1 else 0 end`.as('pool_hijacked');
+const hijackedFlag = (areaId: number) =>
+  sql<number>`case when ${poolHijacked(areaId)} then 1 else 0 end`.as('pool_hijacked');
 
-type Rendered = (dialect: Dialect) => RawBuilder<unknown>;
+/** A field's SQL for the dialect, over rows of the mine `areaId`. */
+type Rendered = (dialect: Dialect, areaId: number) => RawBuilder<unknown>;
 const column =
   (ref: string): Rendered =>
   () =>
@@ -113,10 +115,10 @@ const listItemFields: [name: keyof MinerListItem, value: Rendered][] = [
   // A JSON boolean: PostgreSQL writes its booleans so, SQLite needs the JSON literal.
   [
     'pool_hijacked',
-    (dialect) =>
+    (dialect, areaId) =>
       dialect === 'postgres'
-        ? sql`${poolHijacked}`
-        : sql`json(case when ${poolHijacked} then 'true' else 'false' end)`,
+        ? sql`${poolHijacked(areaId)}`
+        : sql`json(case when ${poolHijacked(areaId)} then 'true' else 'false' end)`,
   ],
 ];
 
@@ -201,7 +203,7 @@ export class MinerRepository {
     if (literals.fault === 'any') q = q.where('miner_state.fault', '<>', sql.lit(''));
     else if (literals.fault === 'none') q = q.where('miner_state.fault', '=', sql.lit(''));
     else if (v.fault !== undefined) q = q.where('miner_state.fault', '=', v.fault);
-    if (literals.hijacked) q = q.where(poolHijacked);
+    if (literals.hijacked) q = q.where(poolHijacked(v.area_id));
     if (v.pattern !== undefined) {
       const pattern = v.pattern;
       q = q.where((eb) =>
@@ -269,7 +271,7 @@ export class MinerRepository {
   page(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
     const { shape, values, rows, order } = this.pageParts(f, limit, offset);
     return templates.execute(this.db, `page|${shape}`, values, (v) =>
-      rows(v).select(listColumns).select(hijackedFlag).orderBy(order),
+      rows(v).select(listColumns).select(hijackedFlag(v.area_id)).orderBy(order),
     );
   }
 
@@ -289,14 +291,16 @@ export class MinerRepository {
       if (!postgres)
         return page.select(
           sql<string>`json_group_array(json_object(${sql.join(
-            listItemFields.map(([name, value]) => sql`${sql.lit(name)}, ${value('sqlite')}`),
+            listItemFields.map(([name, value]) => sql`${sql.lit(name)}, ${value('sqlite', v.area_id)}`),
           )}) order by ${order})`.as('items'),
         );
       // row_to_json of a lateral row writes compact JSON with the keys in order (json_build_object
       // puts " : " between them).
       return page
         .innerJoinLateral(
-          this.db.selectNoFrom(listItemFields.map(([name, value]) => value('postgres').as(name))).as('item'),
+          this.db
+            .selectNoFrom(listItemFields.map(([name, value]) => value('postgres', v.area_id).as(name)))
+            .as('item'),
           (join) => join.onTrue(),
         )
         .select(
