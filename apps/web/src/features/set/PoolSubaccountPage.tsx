@@ -1,23 +1,16 @@
-import { PlusOutlined } from '@ant-design/icons';
 import type { PoolSubaccount } from '@fbox/contracts';
 import Button from 'antd/es/button';
-import Card from 'antd/es/card';
-import Input from 'antd/es/input';
 import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton';
-import { type ServerColumn, ServerTable } from '../../components/ServerTable';
+import type { ServerColumn } from '../../components/ServerTable';
 import { formatTime } from '../../lib/time';
-import { useListQuery } from '../../lib/use-list-query';
 import { usePoolSubaccounts, useRemovePoolSubaccount } from './api';
-import { useCanManagePools } from './can-manage';
 import { ExternalLink } from './components/ExternalLink';
+import { PoolAccountTable, usePoolListQuery } from './components/PoolAccountTable';
 import { PoolSubaccountDialog } from './components/PoolSubaccountDialog';
-import styles from './set.module.css';
-
-const filterKeys = ['keyword'] as const;
 
 /** Whether a secret is stored: the only thing the server says about it. */
 const SecretState = ({ stored, testId }: { stored: boolean; testId: string }) => {
@@ -37,16 +30,12 @@ const SecretState = ({ stored, testId }: { stored: boolean; testId: string }) =>
  */
 export const PoolSubaccountPage = () => {
   const { t } = useTranslation();
-  const list = useListQuery({ filterKeys });
+  const list = usePoolListQuery();
   const subaccounts = usePoolSubaccounts(list.query);
   const remove = useRemovePoolSubaccount();
-  const canManage = useCanManagePools();
   const [editing, setEditing] = useState<PoolSubaccount | 'new' | null>(null);
 
   const columns: ServerColumn<PoolSubaccount>[] = [
-    { key: 'pool', title: t('field.pool'), dataIndex: 'pool', sortField: 'pool', hideable: false },
-    { key: 'subaccount', title: t('field.subaccount'), dataIndex: 'subaccount', sortField: 'subaccount' },
-    { key: 'coin', title: t('field.coin'), dataIndex: 'coin', sortField: 'coin' },
     {
       key: 'observer_url',
       title: t('field.observer_url'),
@@ -75,74 +64,39 @@ export const PoolSubaccountPage = () => {
       sortField: 'updated_at',
       render: (_, row) => formatTime(row.updated_at),
     },
-    ...(canManage
-      ? [
-          {
-            key: 'actions',
-            title: t('common.table.actions'),
-            hideable: false,
-            render: (_: unknown, row: PoolSubaccount) => (
-              <Space>
-                <Button onClick={() => setEditing(row)} data-testid={`pool-subaccount-edit-${row.id}`}>
-                  {t('common.action.edit')}
-                </Button>
-                <DeleteButton
-                  question={t('pools.subaccount.deleteConfirm', {
-                    pool: row.pool,
-                    subaccount: row.subaccount,
-                  })}
-                  testId={`pool-subaccount-delete-${row.id}`}
-                  onConfirm={() => remove.mutateAsync({ id: row.id })}
-                />
-              </Space>
-            ),
-          } satisfies ServerColumn<PoolSubaccount>,
-        ]
-      : []),
   ];
 
   return (
-    <div className={styles.page}>
-      <Card>
-        <ServerTable<PoolSubaccount>
-          tableId="pool-subaccounts"
-          testId="pool-subaccount-table"
-          columns={columns}
-          list={list}
-          page={subaccounts.data}
-          loading={subaccounts.isFetching && !subaccounts.data}
-          error={subaccounts.isError}
-          onRetry={() => void subaccounts.refetch()}
-          toolbar={
-            <>
-              <Input.Search
-                allowClear
-                defaultValue={list.query.filters.keyword}
-                placeholder={t('pools.common.search')}
-                aria-label={t('pools.common.search')}
-                onSearch={(keyword) => list.setFilters({ keyword })}
-                style={{ width: 240 }}
-              />
-              {canManage && (
-                <Button
-                  type="primary"
-                  icon={<PlusOutlined />}
-                  onClick={() => setEditing('new')}
-                  data-testid="pool-subaccount-create"
-                >
-                  {t('pools.subaccount.create')}
-                </Button>
-              )}
-            </>
-          }
-        />
-      </Card>
+    <PoolAccountTable<PoolSubaccount>
+      tableId="pool-subaccounts"
+      testId="pool-subaccount-table"
+      list={list}
+      rows={subaccounts}
+      columns={columns}
+      rowActions={(row) => (
+        <Space>
+          <Button onClick={() => setEditing(row)} data-testid={`pool-subaccount-edit-${row.id}`}>
+            {t('common.action.edit')}
+          </Button>
+          <DeleteButton
+            question={t('pools.subaccount.deleteConfirm', { pool: row.pool, subaccount: row.subaccount })}
+            testId={`pool-subaccount-delete-${row.id}`}
+            onConfirm={() => remove.mutateAsync({ id: row.id })}
+          />
+        </Space>
+      )}
+      create={{
+        label: t('pools.subaccount.create'),
+        testId: 'pool-subaccount-create',
+        onClick: () => setEditing('new'),
+      }}
+    >
       {editing && (
         <PoolSubaccountDialog
           subaccount={editing === 'new' ? undefined : editing}
           onClose={() => setEditing(null)}
         />
       )}
-    </div>
+    </PoolAccountTable>
   );
 };

@@ -10,10 +10,10 @@ import Space from 'antd/es/space';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../lib/access';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
 import { type MinerBulkAction, useDeleteMiners, useMinerAction } from '../api-miner';
 import type { Outcome } from '../outcome-reducer';
+import { BulkFormDialog } from './BulkFormDialog';
 
 export interface BulkStart {
   title: string;
@@ -94,19 +94,6 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
       onOk: () => remove.mutateAsync({ ids }).then(onDeleted),
     });
 
-  const submitForm = async (
-    form: typeof poolForm | typeof clockForm,
-    bulk: () => MinerBulkAction,
-    title: string,
-  ) => {
-    try {
-      await run(bulk(), title);
-      setDialog(null);
-    } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form as never, error.fieldErrors);
-    }
-  };
-
   const none = count === 0;
   const button = (
     action: keyof typeof bulkActionEndpoints,
@@ -142,115 +129,91 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
       )}
       {button('delete', 'miner-bulk-delete', t('device.miner.bulkDelete'), onDelete, true)}
 
-      <Modal
+      <BulkFormDialog
         open={dialog === 'pool'}
         title={t('device.miner.bulkPool')}
-        okText={t('common.action.ok')}
-        cancelText={t('common.action.cancel')}
-        onOk={() => poolForm.submit()}
-        onCancel={() => setDialog(null)}
-        confirmLoading={action.isPending}
-        maskClosable={false}
-        destroyOnHidden
+        form={poolForm}
+        name="minerPool"
+        count={count}
+        saving={action.isPending}
+        onClose={() => setDialog(null)}
+        onSubmit={(values) =>
+          run({ kind: 'pool', ...values, password: values.password || undefined }, t('device.miner.bulkPool'))
+        }
       >
-        <p>{t('device.miner.bulkConfirm', { count })}</p>
-        <Form
-          form={poolForm}
-          name="minerPool"
-          layout="vertical"
-          onFinish={(values) =>
-            submitForm(
-              poolForm,
-              () => ({ kind: 'pool', ...values, password: values.password || undefined }),
-              t('device.miner.bulkPool'),
-            )
-          }
+        <Form.Item
+          name="pool_address"
+          label={t('device.miner.poolAddress')}
+          required
+          rules={[schemaRule(poolShape.pool_address, { label: t('device.miner.poolAddress') })]}
         >
-          <Form.Item
-            name="pool_address"
-            label={t('device.miner.poolAddress')}
-            required
-            rules={[schemaRule(poolShape.pool_address, { label: t('device.miner.poolAddress') })]}
-          >
-            <Input autoFocus placeholder={POOL_EXAMPLE} maxLength={256} />
-          </Form.Item>
-          <Form.Item
-            name="worker"
-            label={t('device.miner.worker')}
-            required
-            rules={[schemaRule(poolShape.worker, { label: t('device.miner.worker') })]}
-          >
-            <Input maxLength={128} />
-          </Form.Item>
-          <Form.Item name="password" label={t('device.miner.poolPassword')}>
-            <Input.Password maxLength={128} autoComplete="new-password" />
-          </Form.Item>
-        </Form>
-      </Modal>
+          <Input autoFocus placeholder={POOL_EXAMPLE} maxLength={256} />
+        </Form.Item>
+        <Form.Item
+          name="worker"
+          label={t('device.miner.worker')}
+          required
+          rules={[schemaRule(poolShape.worker, { label: t('device.miner.worker') })]}
+        >
+          <Input maxLength={128} />
+        </Form.Item>
+        <Form.Item name="password" label={t('device.miner.poolPassword')}>
+          <Input.Password maxLength={128} autoComplete="new-password" />
+        </Form.Item>
+      </BulkFormDialog>
 
-      <Modal
+      <BulkFormDialog
         open={dialog === 'overclock'}
         title={t('device.miner.bulkOverclock')}
-        okText={t('common.action.ok')}
-        cancelText={t('common.action.cancel')}
-        onOk={() => clockForm.submit()}
-        onCancel={() => setDialog(null)}
-        confirmLoading={action.isPending}
-        maskClosable={false}
-        destroyOnHidden
+        form={clockForm}
+        name="minerOverclock"
+        count={count}
+        saving={action.isPending}
+        initialValues={{ status: 'on' }}
+        onClose={() => setDialog(null)}
+        onSubmit={(values) => run({ kind: 'overclock', ...values }, t('device.miner.bulkOverclock'))}
       >
-        <p>{t('device.miner.bulkConfirm', { count })}</p>
-        <Form
-          form={clockForm}
-          name="minerOverclock"
-          layout="vertical"
-          initialValues={{ status: 'on' }}
-          onFinish={(values) =>
-            submitForm(clockForm, () => ({ kind: 'overclock', ...values }), t('device.miner.bulkOverclock'))
-          }
-        >
-          <Form.Item name="status" label={t('field.auto_frequency')}>
-            <Radio.Group
-              options={[
-                { value: 'on', label: t('common.state.on') },
-                { value: 'off', label: t('common.state.off') },
-              ]}
-            />
-          </Form.Item>
-          <Form.Item
-            name="min"
-            label={t('field.min')}
-            rules={[schemaRule(overclockShape.min, { label: t('field.min'), when: filled })]}
-          >
-            <InputNumber
-              min={limits.autoFrequencyMin}
-              max={limits.autoFrequencyMax}
-              style={{ width: '100%' }}
-            />
-          </Form.Item>
-          <Form.Item
-            name="max"
-            label={t('field.max')}
-            dependencies={['min']}
-            rules={[
-              schemaRule(overclockShape.max, { label: t('field.max'), when: filled }),
-              ({ getFieldValue }) => ({
-                validator: async (_rule, value?: number) => {
-                  const min = getFieldValue('min') as number | undefined;
-                  if (filled(value) && filled(min) && (min as number) > (value as number))
-                    throw new Error(t('device.miner.minAboveMax'));
-                },
-              }),
+        <Form.Item name="status" label={t('field.auto_frequency')}>
+          <Radio.Group
+            options={[
+              { value: 'on', label: t('common.state.on') },
+              { value: 'off', label: t('common.state.off') },
             ]}
-          >
-            <InputNumber
-              min={limits.autoFrequencyMin}
-              max={limits.autoFrequencyMax}
-              style={{ width: '100%' }}
-            />
-          </Form.Item>
-        </Form>
-      </Modal>
+          />
+        </Form.Item>
+        <Form.Item
+          name="min"
+          label={t('field.min')}
+          rules={[schemaRule(overclockShape.min, { label: t('field.min'), when: filled })]}
+        >
+          <InputNumber
+            min={limits.autoFrequencyMin}
+            max={limits.autoFrequencyMax}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+        <Form.Item
+          name="max"
+          label={t('field.max')}
+          dependencies={['min']}
+          rules={[
+            schemaRule(overclockShape.max, { label: t('field.max'), when: filled }),
+            ({ getFieldValue }) => ({
+              validator: async (_rule, value?: number) => {
+                const min = getFieldValue('min') as number | undefined;
+                if (filled(value) && filled(min) && (min as number) > (value as number))
+                  throw new Error(t('device.miner.minAboveMax'));
+              },
+            }),
+          ]}
+        >
+          <InputNumber
+            min={limits.autoFrequencyMin}
+            max={limits.autoFrequencyMax}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+      </BulkFormDialog>
     </Space>
   );
 };

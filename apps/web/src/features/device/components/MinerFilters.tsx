@@ -1,102 +1,74 @@
-import Input from 'antd/es/input';
-import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
+import { FilterSelects } from '../../../components/FilterSelects';
+import { KeywordSearch } from '../../../components/KeywordSearch';
 import type { ListQueryState } from '../../../lib/use-list-query';
 import { useFboxOptions } from '../api-fbox';
 import { useMinerFilterOptions } from '../api-miner';
 import { useTankOptions } from '../api-tank';
 import { useModeLabels, useStatusOptions } from './labels';
 
+const strings = (values: string[] = []) => values.map((value) => ({ value, label: value }));
+
 /** The miner list filters of the issue: FBOX, tank, status, model, brand, pool, mode, fault, text. */
 export const MinerFilters = ({ list }: { list: ListQueryState }) => {
   const { t } = useTranslation();
-  const { filters } = list.query;
   const fboxes = useFboxOptions();
-  const fboxId = filters.fbox_id ? Number(filters.fbox_id) : undefined;
+  const fboxId = list.query.filters.fbox_id ? Number(list.query.filters.fbox_id) : undefined;
   const tanks = useTankOptions(fboxId);
   const options = useMinerFilterOptions();
   const modes = useModeLabels();
   const statuses = useStatusOptions();
-  const set = (name: string) => (value?: string | number) =>
-    list.setFilters(
-      name === 'fbox_id'
-        ? { fbox_id: value ? String(value) : undefined, tank_id: undefined }
-        : { [name]: value ? String(value) : undefined },
-    );
-  const strings = (values: string[] = []) => values.map((value) => ({ value, label: value }));
-  const select = (
-    name: string,
-    label: string,
-    choices: { value: string | number; label: string }[],
-    width = 150,
-  ) => (
-    <Select
-      key={name}
-      allowClear
-      showSearch={{ optionFilterProp: 'label' }}
-      placeholder={label}
-      aria-label={label}
-      style={{ width }}
-      value={filters[name] ? (name.endsWith('_id') ? Number(filters[name]) : filters[name]) : undefined}
-      options={choices}
-      onChange={set(name)}
-      data-testid={`miner-filter-${name}`}
-    />
-  );
+  const fbox = {
+    name: 'fbox_id',
+    label: t('device.tank.fbox'),
+    options: (fboxes.data ?? []).map((f) => ({ value: f.id, label: f.name })),
+    width: 170,
+    clears: ['tank_id'],
+  };
+  // Only within one FBOX: the tank list is that FBOX's.
+  const tank = {
+    name: 'tank_id',
+    label: t('device.miner.tank'),
+    options: (tanks.data ?? []).map((x) => ({ value: x.id, label: x.name })),
+  };
+  const mode = [
+    { value: 'high', label: modes.high },
+    { value: 'low', label: modes.low },
+  ];
+  const fault = [
+    { value: 'any', label: t('device.miner.faultAny') },
+    { value: 'none', label: t('device.miner.faultNone') },
+    ...strings(options.data?.faults),
+  ];
+  const hijacked = t('fboxConfig.miner.poolHijacked');
   return (
     <>
-      <Input.Search
-        allowClear
-        defaultValue={filters.keyword}
-        placeholder={t('device.miner.search')}
-        aria-label={t('device.miner.search')}
-        onSearch={(keyword) => list.setFilters({ keyword })}
-        style={{ width: 240 }}
-        data-testid="miner-search"
+      <KeywordSearch list={list} placeholder={t('device.miner.search')} testId="miner-search" />
+      <FilterSelects
+        list={list}
+        testIdPrefix="miner-filter"
+        filters={[
+          fbox,
+          ...(fboxId ? [tank] : []),
+          {
+            name: 'status',
+            label: t('device.miner.network'),
+            options: statuses.map(({ value, label }) => ({ value, label })),
+            width: 120,
+          },
+          { name: 'model', label: t('device.miner.model'), options: strings(options.data?.models) },
+          {
+            name: 'brand',
+            label: t('device.miner.brand'),
+            options: strings(options.data?.brands),
+            width: 130,
+          },
+          { name: 'pool', label: t('device.miner.pool'), options: strings(options.data?.pools), width: 170 },
+          { name: 'mode', label: t('device.miner.mode'), options: mode, width: 120 },
+          { name: 'fault', label: t('device.miner.fault'), options: fault, width: 140 },
+          { name: 'pool_hijacked', label: hijacked, options: [{ value: '1', label: hijacked }] },
+        ]}
       />
-      {select(
-        'fbox_id',
-        t('device.tank.fbox'),
-        (fboxes.data ?? []).map((f) => ({ value: f.id, label: f.name })),
-        170,
-      )}
-      {fboxId &&
-        select(
-          'tank_id',
-          t('device.miner.tank'),
-          (tanks.data ?? []).map((x) => ({ value: x.id, label: x.name })),
-        )}
-      {select(
-        'status',
-        t('device.miner.network'),
-        statuses.map((s) => ({ value: s.value, label: s.label })),
-        120,
-      )}
-      {select('model', t('device.miner.model'), strings(options.data?.models))}
-      {select('brand', t('device.miner.brand'), strings(options.data?.brands), 130)}
-      {select('pool', t('device.miner.pool'), strings(options.data?.pools), 170)}
-      {select(
-        'mode',
-        t('device.miner.mode'),
-        [
-          { value: 'high', label: modes.high },
-          { value: 'low', label: modes.low },
-        ],
-        120,
-      )}
-      {select(
-        'fault',
-        t('device.miner.fault'),
-        [
-          { value: 'any', label: t('device.miner.faultAny') },
-          { value: 'none', label: t('device.miner.faultNone') },
-          ...strings(options.data?.faults),
-        ],
-        140,
-      )}
-      {select('pool_hijacked', t('fboxConfig.miner.poolHijacked'), [
-        { value: '1', label: t('fboxConfig.miner.poolHijacked') },
-      ])}
     </>
   );
 };

@@ -1,7 +1,7 @@
 import DatePicker from 'antd/es/date-picker';
-import Select from 'antd/es/select';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { FilterSelects } from '../../../components/FilterSelects';
 import { timeZoneStore } from '../../../lib/time';
 import type { ListQueryState } from '../../../lib/use-list-query';
 import { useAreaList } from '../../mines';
@@ -19,28 +19,10 @@ export const OplogFilters = ({ list }: { list: ListQueryState }) => {
   const users = useOplogUsers();
   const mines = useAreaList();
   const zone = timeZoneStore.get();
-  const set = (name: string) => (value?: string | number | null) =>
-    list.setFilters({ [name]: value === undefined || value === null ? undefined : String(value) });
-  const select = (
-    name: string,
-    label: string,
-    options: { value: string | number; label: string }[],
-    width = 170,
-  ) => (
-    <Select
-      key={name}
-      allowClear
-      showSearch={{ optionFilterProp: 'label' }}
-      placeholder={label}
-      aria-label={label}
-      style={{ width }}
-      value={filters[name] ? (name.endsWith('_id') ? Number(filters[name]) : filters[name]) : undefined}
-      options={options}
-      onChange={set(name)}
-      popupMatchSelectWidth={false}
-      data-testid={`oplog-filter-${name}`}
-    />
-  );
+  const outcomes = [
+    { value: 'success', label: t('oplog.outcome.success') },
+    { value: 'failed', label: t('oplog.outcome.failed') },
+  ];
   const range: [Dayjs, Dayjs] | null =
     filters.from && filters.to
       ? [fromDay(dayOf(Number(filters.from), zone)), fromDay(dayOf(Number(filters.to) - 1, zone))]
@@ -56,31 +38,34 @@ export const OplogFilters = ({ list }: { list: ListQueryState }) => {
   };
   return (
     <>
-      {select(
-        'user_id',
-        t('oplog.filter.user'),
-        (users.data ?? []).flatMap((u) => (u.id === null ? [] : [{ value: u.id, label: u.username }])),
-      )}
-      {select(
-        'action',
-        t('oplog.filter.action'),
-        recordedActions.map((action) => ({ value: action, label: actionLabel(t, action) })),
-        200,
-      )}
-      {select(
-        'mine_id',
-        t('oplog.filter.mine'),
-        (mines.data ?? []).map((m) => ({ value: m.id, label: m.area_name })),
-      )}
-      {select(
-        'outcome',
-        t('oplog.filter.outcome'),
-        [
-          { value: 'success', label: t('oplog.outcome.success') },
-          { value: 'failed', label: t('oplog.outcome.failed') },
-        ],
-        120,
-      )}
+      <FilterSelects
+        list={list}
+        testIdPrefix="oplog-filter"
+        popupMatchSelectWidth={false}
+        filters={[
+          {
+            name: 'user_id',
+            label: t('oplog.filter.user'),
+            options: (users.data ?? []).flatMap((u) =>
+              u.id === null ? [] : [{ value: u.id, label: u.username }],
+            ),
+            width: 170,
+          },
+          {
+            name: 'action',
+            label: t('oplog.filter.action'),
+            options: recordedActions.map((action) => ({ value: action, label: actionLabel(t, action) })),
+            width: 200,
+          },
+          {
+            name: 'mine_id',
+            label: t('oplog.filter.mine'),
+            options: (mines.data ?? []).map((m) => ({ value: m.id, label: m.area_name })),
+            width: 170,
+          },
+          { name: 'outcome', label: t('oplog.filter.outcome'), options: outcomes, width: 120 },
+        ]}
+      />
       <DatePicker.RangePicker
         value={range}
         onChange={onRange}
