@@ -7,11 +7,23 @@ import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** What a `listen` caller hears: each notification, and whether it is listening at all. */
+export interface ListenHandlers {
+  onNotify(): void;
+  /** False from the start until LISTEN succeeded, and whenever the connection is lost. */
+  onListening(listening: boolean): void;
+}
+
 /** An open database: the query builder, its dialect, and how to close it. */
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: hears NOTIFY on `channel` (an identifier) on a connection of its own,
+   * reconnecting after a loss. Stops when the database closes.
+   */
+  listen?(channel: string, handlers: ListenHandlers): void;
 }
 
 /** Builds a row object from better-sqlite3's raw array of a statement's columns. */
@@ -230,11 +242,65 @@ export const openPostgres = (
   options: pg.PoolConfig = {},
   statementsPerConnection = 100,
 ): Database => {
-  const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes, ...options });
+  // Ten connections for queries, one more for a listener.
+  const pool = new pg.Pool({ connectionString, max: 11, types: pgTypes, ...options });
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: preparingPool(pool, statementsPerConnection) }),
   });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const listeners = new Set<() => Promise<void>>();
+  return {
+    db,
+    dialect: 'postgres',
+    listen(channel, handlers) {
+      listeners.add(listenOn(pool, channel, handlers));
+    },
+    close: async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await db.destroy();
+    },
+  };
+};
+
+/** LISTEN on a pool connection held for it; after a loss, tries again every second. */
+const listenOn = (pool: pg.Pool, channel: string, handlers: ListenHandlers) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let client: pg.PoolClient | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const lost = () => {
+    handlers.onListening(false);
+    client?.release(true);
+    client = undefined;
+    if (!stopped) retry = setTimeout(connect, 1000).unref();
+  };
+  const connect = async () => {
+    try {
+      const connected = await pool.connect();
+      client = connected;
+      connected.on('error', lost);
+      connected.on('notification', (message) => {
+        if (message.channel === channel) handlers.onNotify();
+      });
+      await connected.query(`listen ${channel}`);
+      if (stopped) return;
+      handlers.onListening(true);
+    } catch {
+      if (!stopped) lost();
+    }
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    handlers.onListening(false);
+    const held = client;
+    client = undefined;
+    if (held) {
+      held.removeListener('error', lost);
+      await held.query(`unlisten ${channel}`).catch(() => undefined);
+      held.release();
+    }
+  };
 };
 
 /** The database the configuration asks for: PostgreSQL when DATABASE_URL is set, else a SQLite file. */

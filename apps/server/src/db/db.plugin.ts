@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<DB>;
     dbDialect: Dialect;
+    /** PostgreSQL: hears NOTIFY on a channel (see Database.listen); undefined on SQLite. */
+    dbListen: Database['listen'];
   }
 }
 
@@ -18,6 +20,7 @@ export const dbPlugin = fp<{ database: Database }>(
     await updateStatistics(database.db, database.dialect);
     app.decorate('db', database.db);
     app.decorate('dbDialect', database.dialect);
+    app.decorate('dbListen', database.listen?.bind(database));
     app.addHook('onClose', async () => {
       await database.close();
     });

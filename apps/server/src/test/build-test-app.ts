@@ -12,7 +12,7 @@ import { type Database, openPostgres, openSqlite } from '../db/database.js';
 /** Which database this run of the suite uses: the vitest project sets TEST_DB. */
 export const testDbKind: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
-const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
  * PostgreSQL suites are skipped when no server answers at the default address; when
@@ -63,7 +63,8 @@ export const openTestDatabase = async (): Promise<Database> => {
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const database = openPostgres(pgUrl, { options: `-c search_path=${schema}`, max: 4 });
+  // Four connections for queries, one for the session listener (see auth.plugin).
+  const database = openPostgres(pgUrl, { options: `-c search_path=${schema}`, max: 5 });
   return {
     ...database,
     close: async () => {
@@ -101,12 +102,14 @@ export const buildTestApp = async (
     mqtt?: TestBroker;
     /** Logger options (e.g. a capturing stream); logging is off by default. */
     logger?: FastifyServerOptions['logger'];
+    /** A database to use instead of a fresh one (e.g. two apps on one schema); closed with the app. */
+    database?: Database;
   } = {},
 ): Promise<TestApp> => {
   const clock = new TestClock();
   const external = options.mqtt === 'external';
   const app = await buildApp({
-    database: await openTestDatabase(),
+    database: options.database ?? (await openTestDatabase()),
     logger: options.logger ?? false,
     now: clock.now,
     seed: options.seed ?? false,

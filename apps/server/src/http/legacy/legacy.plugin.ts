@@ -82,9 +82,13 @@ export const legacyPlugin = fp(
         const lang = request.lang;
         let user: SessionUser | null = null;
         let input: unknown;
-        // Every state-changing call is recorded in the operation log, whatever its outcome.
+        // Every state-changing call is recorded in the operation log, whatever its outcome, and may
+        // have changed who may do what: resolved sessions are looked up afresh (see SessionCache).
         const record = recorded
-          ? (failure: unknown) => recordCall(app, { name, endpoint, request, user, input, failure })
+          ? async (failure: unknown) => {
+              await app.auth.sessionsChanged();
+              await recordCall(app, { name, endpoint, request, user, input, failure });
+            }
           : null;
         try {
           const query = isRecord(request.query) ? request.query : {};

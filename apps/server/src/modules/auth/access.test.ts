@@ -80,7 +80,31 @@ describeDb('authority per endpoint', () => {
 });
 
 describeDb('sub-account status', () => {
-  it('refuses the token of a disabled sub-account at once', async () => {
+  it('refuses the token of a sub-account the master disables, at once', async () => {
+    const t = await buildTestApp();
+    try {
+      const master = await createMaster(t.app);
+      const masterToken = await login(t.app, master);
+      const area = await createArea(t.app, master.id);
+      const sub = await createSubAccount(t.app, master, [area.id]);
+      const token = await login(t.app, sub);
+      const list = () => get(t.app, '/index/fbox.area/index', {}, { token }).then((r) => r.json());
+      expect(await list()).toMatchObject({ code: 1, data: [{ id: area.id }] });
+      expect(await list()).toMatchObject({ code: 1 });
+      const disabled = await post(
+        t.app,
+        '/index/fbox.user/edit',
+        { id: sub.id, status: 'disabled' },
+        { token: masterToken },
+      );
+      expect(disabled.json().code).toBe(1);
+      expect((await list()).code).toBe(Code.NOT_LOGGED_IN);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses it within two seconds when the database is changed behind the API', async () => {
     const t = await buildTestApp();
     try {
       const master = await createMaster(t.app);
@@ -88,8 +112,9 @@ describeDb('sub-account status', () => {
       const sub = await createSubAccount(t.app, master, [area.id]);
       const token = await login(t.app, sub);
       const list = () => get(t.app, '/index/fbox.area/index', {}, { token }).then((r) => r.json());
-      expect(await list()).toMatchObject({ code: 1, data: [{ id: area.id }] });
+      expect(await list()).toMatchObject({ code: 1 });
       await t.app.db.updateTable('users').set({ status: 0 }).where('id', '=', sub.id).execute();
+      t.clock.advance(2_000);
       expect((await list()).code).toBe(Code.NOT_LOGGED_IN);
     } finally {
       await t.close();

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { sql } from 'kysely';
 import { AuthService } from './auth.service.js';
 
 declare module 'fastify' {
@@ -7,10 +8,40 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates the app with the session and login service. Needs the db plugin and `clock`. */
+/** The channel on which processes sharing a PostgreSQL database say sessions may have changed. */
+const SESSIONS_CHANNEL = 'fbox_sessions_changed';
+
+/**
+ * Decorates the app with the session and login service. Needs the db plugin and `clock`.
+ *
+ * Resolved sessions are reused briefly (see SessionCache). On SQLite one process holds the
+ * database, so clearing its own cache is enough. On PostgreSQL other processes may change
+ * sessions: each one LISTENs, a change is NOTIFYed to all, and a process keeps nothing while its
+ * listener is not connected.
+ */
 export const authPlugin = fp<{ sessionTtlMinutes: number }>(
   async (app, { sessionTtlMinutes }) => {
-    app.decorate('auth', new AuthService(app.db, app.clock, sessionTtlMinutes * 60_000));
+    const listen = app.dbListen;
+    const auth = new AuthService(app.db, app.clock, sessionTtlMinutes * 60_000, {
+      cacheSessions: listen === undefined,
+    });
+    if (listen) {
+      listen(SESSIONS_CHANNEL, {
+        onNotify: () => auth.sessions.clear(),
+        onListening: (listening) => {
+          auth.sessions.enabled = listening;
+        },
+      });
+      auth.broadcast = async () => {
+        // Not telling the others leaves them a stale session for SESSION_CACHE_MS at most.
+        await sql`select pg_notify(${SESSIONS_CHANNEL}, '')`
+          .execute(app.db)
+          .catch((err: unknown) =>
+            app.log.error({ err }, 'could not notify other processes of a session change'),
+          );
+      };
+    }
+    app.decorate('auth', auth);
   },
   { name: 'auth', dependencies: ['db'] },
 );

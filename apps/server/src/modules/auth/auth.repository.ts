@@ -5,6 +5,9 @@ import type { DB } from '../../db/schema.js';
 /** Every request looks its session up: that query is built once (see QueryTemplates). */
 const templates = new QueryTemplates(4);
 
+/** A live session with its user and the requested mine (see `findLiveSession`). */
+export type LiveSession = NonNullable<Awaited<ReturnType<AuthRepository['findLiveSession']>>>;
+
 /** Kysely queries for sessions and the credentials part of users. */
 export class AuthRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -71,6 +74,7 @@ export class AuthRepository {
       .select([
         'sessions.id as session_id',
         'sessions.last_seen_at',
+        'sessions.expires_at',
         'users.id as user_id',
         'users.username',
         'users.is_master',

@@ -14,8 +14,9 @@ import type { Clock } from '../../lib/clock.js';
 import { dummyVerify, hashPassword, verifyPassword } from '../../lib/password.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.js';
-import { AuthRepository } from './auth.repository.js';
+import { AuthRepository, type LiveSession } from './auth.repository.js';
 import { accountRule, ipRule, LoginLimiter } from './login-limit.js';
+import { SessionCache } from './session-cache.js';
 
 /** An area the caller may see, read together with the session (see `AuthService.authenticate`). */
 export interface ScopedArea {
@@ -63,6 +64,8 @@ export interface ClientInfo {
 
 /** Sliding expiry is written at most once a minute so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** How long a resolved session may be reused at most (see SessionCache). */
+const SESSION_CACHE_MS = 2_000;
 const TOTP_ISSUER = 'FBOX Cloud';
 
 /**
@@ -72,14 +75,29 @@ const TOTP_ISSUER = 'FBOX Cloud';
 export class AuthService {
   private readonly repo: AuthRepository;
   private readonly limiter: LoginLimiter;
+  /** Resolved sessions; kept only while `sessionsChanged` reaches every process (see auth.plugin). */
+  readonly sessions: SessionCache<LiveSession>;
+  /** Tells the other processes that sessions may have changed (set by the plugin on PostgreSQL). */
+  broadcast: (() => Promise<void>) | undefined;
 
   constructor(
     db: Kysely<DB>,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
+    options: { cacheSessions: boolean },
   ) {
     this.repo = new AuthRepository(db);
     this.limiter = new LoginLimiter(db);
+    this.sessions = new SessionCache(SESSION_CACHE_MS, options.cacheSessions);
+  }
+
+  /**
+   * Something that may change a session, its user, role, rules or mines happened: resolved
+   * sessions are looked up afresh here and in every other process.
+   */
+  async sessionsChanged(): Promise<void> {
+    this.sessions.clear();
+    await this.broadcast?.();
   }
 
   /** Checks the credentials and opens a session; returns the token (only its hash is stored). */
@@ -129,10 +147,19 @@ export class AuthService {
   async authenticate(token: string | undefined, areaId?: number): Promise<SessionUser | null> {
     if (!token || token.length > 200) return null;
     const now = this.clock();
-    const row = await this.repo.findLiveSession(hashToken(token), now, areaId);
-    if (!row) return null;
+    const tokenHash = hashToken(token);
+    const key = `${tokenHash}|${areaId ?? ''}`;
+    let row = this.sessions.get(key, now);
+    if (!row) {
+      const generation = this.sessions.generation;
+      row = await this.repo.findLiveSession(tokenHash, now, areaId);
+      if (!row) return null;
+      this.sessions.set(key, row, now, generation);
+    }
     if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
       await this.repo.touchSession(row.session_id, now, now + this.sessionTtlMs);
+      row.last_seen_at = now;
+      row.expires_at = now + this.sessionTtlMs;
     }
     return {
       id: row.user_id,
@@ -159,6 +186,7 @@ export class AuthService {
 
   async logout(user: SessionUser): Promise<void> {
     await this.repo.revokeSession(user.sessionId, this.clock());
+    await this.sessionsChanged();
   }
 
   /** Changes the password and ends every session of the user, this one included. */
@@ -172,6 +200,7 @@ export class AuthService {
     const now = this.clock();
     await this.repo.setPasswordHash(user.id, await hashPassword(newPassword), now);
     await this.repo.revokeUserSessions(user.id, now);
+    await this.sessionsChanged();
   }
 
   /** Starts TOTP enrolment with a new pending secret; the old one stays active until confirmed. */
