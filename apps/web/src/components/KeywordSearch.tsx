@@ -6,11 +6,13 @@ export const KeywordSearch = ({
   list,
   placeholder,
   testId,
+  width = 240,
 }: {
   list: ListQueryState;
   /** Also its accessible name: says what the text is matched against. */
   placeholder: string;
   testId?: string;
+  width?: number;
 }) => (
   <Input.Search
     allowClear
@@ -18,7 +20,7 @@ export const KeywordSearch = ({
     placeholder={placeholder}
     aria-label={placeholder}
     onSearch={(keyword) => list.setFilters({ keyword })}
-    style={{ width: 240 }}
+    style={{ width }}
     data-testid={testId}
   />
 );

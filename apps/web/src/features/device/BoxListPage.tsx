@@ -1,13 +1,13 @@
-import { PlusOutlined } from '@ant-design/icons';
 import type { FboxListItem } from '@fbox/contracts';
-import Button from 'antd/es/button';
 import Card from 'antd/es/card';
-import Input from 'antd/es/input';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { CreateButton } from '../../components/CreateButton';
+import { KeywordSearch } from '../../components/KeywordSearch';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
 import { StatusTag } from '../../components/StatusTag';
+import { tableQueryProps } from '../../components/table-query';
 import { useCan } from '../../lib/access';
 import { formatTime } from '../../lib/time';
 import { useListQuery } from '../../lib/use-list-query';
@@ -114,30 +114,21 @@ export const BoxListPage = () => {
           testId="box-list-table"
           columns={columns}
           list={list}
-          page={fboxes.data}
-          loading={fboxes.isFetching && !fboxes.data}
-          error={fboxes.isError}
-          onRetry={() => void fboxes.refetch()}
+          {...tableQueryProps(fboxes)}
           toolbar={
             <>
-              <Input.Search
-                allowClear
-                defaultValue={list.query.filters.keyword}
+              <KeywordSearch
+                list={list}
                 placeholder={t('device.box.search')}
-                aria-label={t('device.box.search')}
-                onSearch={(keyword) => list.setFilters({ keyword })}
-                style={{ width: 260 }}
-                data-testid="box-search"
+                testId="box-search"
+                width={260}
               />
               {can('fboxCreate') && (
-                <Button
-                  type="primary"
-                  icon={<PlusOutlined />}
+                <CreateButton
+                  label={t('device.box.create')}
+                  testId="box-create"
                   onClick={() => setCreating(true)}
-                  data-testid="box-create"
-                >
-                  {t('device.box.create')}
-                </Button>
+                />
               )}
             </>
           }

@@ -6,6 +6,7 @@ import Typography from 'antd/es/typography';
 import { type Key, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerTable } from '../../components/ServerTable';
+import { tableQueryProps } from '../../components/table-query';
 import { download } from '../../lib/api';
 import { areaScope } from '../../lib/area-scope';
 import { toRequestParams } from '../../lib/list-query';
@@ -94,10 +95,7 @@ export const MinerListPage = () => {
           testId="miner-list-table"
           columns={columns}
           list={list}
-          page={miners.data}
-          loading={miners.isFetching && !miners.data}
-          error={miners.isError}
-          onRetry={() => void miners.refetch()}
+          {...tableQueryProps(miners)}
           selection={anyAction ? { keys: selected, onChange: setSelected } : undefined}
           toolbar={
             <>

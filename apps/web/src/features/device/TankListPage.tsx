@@ -1,15 +1,15 @@
-import { PlusOutlined } from '@ant-design/icons';
 import type { TankListItem } from '@fbox/contracts';
-import Button from 'antd/es/button';
 import Card from 'antd/es/card';
-import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { CreateButton } from '../../components/CreateButton';
+import { KeywordSearch } from '../../components/KeywordSearch';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
 import { StatusTag } from '../../components/StatusTag';
+import { tableQueryProps } from '../../components/table-query';
 import { useCan } from '../../lib/access';
 import { useListQuery } from '../../lib/use-list-query';
 import { showHashrate, showPlain, showTemperature, showText } from '../../lib/values';
@@ -124,20 +124,10 @@ export const TankListPage = () => {
           testId="tank-list-table"
           columns={columns}
           list={list}
-          page={tanks.data}
-          loading={tanks.isFetching && !tanks.data}
-          error={tanks.isError}
-          onRetry={() => void tanks.refetch()}
+          {...tableQueryProps(tanks)}
           toolbar={
             <>
-              <Input.Search
-                allowClear
-                defaultValue={list.query.filters.keyword}
-                placeholder={t('device.tank.search')}
-                aria-label={t('device.tank.search')}
-                onSearch={(keyword) => list.setFilters({ keyword })}
-                style={{ width: 240 }}
-              />
+              <KeywordSearch list={list} placeholder={t('device.tank.search')} />
               <Select
                 allowClear
                 showSearch={{ optionFilterProp: 'label' }}
@@ -150,14 +140,11 @@ export const TankListPage = () => {
                 onChange={(value?: number) => list.setFilters({ fbox_id: value ? String(value) : undefined })}
               />
               {can('tankAdd') && (
-                <Button
-                  type="primary"
-                  icon={<PlusOutlined />}
+                <CreateButton
+                  label={t('device.tank.create')}
+                  testId="tank-create"
                   onClick={() => setCreating(true)}
-                  data-testid="tank-create"
-                >
-                  {t('device.tank.create')}
-                </Button>
+                />
               )}
             </>
           }

@@ -1,4 +1,3 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { Code, type Mine } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -8,6 +7,7 @@ import Table, { type ColumnsType } from 'antd/es/table';
 import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CreateButton } from '../../components/CreateButton';
 import { ApiError } from '../../lib/api';
 import { formatTime } from '../../lib/time';
 import { NO_DATA } from '../../lib/values';
@@ -113,14 +113,11 @@ export const ManageMinesPage = () => {
       title={t('app.route.manageMines')}
       extra={
         isMaster && (
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
+          <CreateButton
+            label={t('mines.create')}
+            testId="mine-create"
             onClick={() => setDialog({ kind: 'create' })}
-            data-testid="mine-create"
-          >
-            {t('mines.create')}
-          </Button>
+          />
         )
       }
     >

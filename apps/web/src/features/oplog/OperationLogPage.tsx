@@ -5,6 +5,7 @@ import Card from 'antd/es/card';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerTable } from '../../components/ServerTable';
+import { tableQueryProps } from '../../components/table-query';
 import { useListQuery } from '../../lib/use-list-query';
 import { exportOplog, useOplogList } from './api';
 import { OplogFilters } from './components/OplogFilters';
@@ -29,10 +30,7 @@ export const OperationLogPage = () => {
         testId="oplog-table"
         columns={columns}
         list={list}
-        page={log.data}
-        loading={log.isFetching && !log.data}
-        error={log.isError}
-        onRetry={() => void log.refetch()}
+        {...tableQueryProps(log)}
         toolbar={
           <>
             <OplogFilters list={list} />

@@ -1,16 +1,17 @@
-import { PlusOutlined } from '@ant-design/icons';
 import type { SubAccount } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
-import Input from 'antd/es/input';
 import Popconfirm from 'antd/es/popconfirm';
 import Space from 'antd/es/space';
 import Switch from 'antd/es/switch';
 import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CreateButton } from '../../components/CreateButton';
 import { DeleteButton } from '../../components/DeleteButton';
+import { KeywordSearch } from '../../components/KeywordSearch';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
+import { tableQueryProps } from '../../components/table-query';
 import { formatTime } from '../../lib/time';
 import { useListQuery } from '../../lib/use-list-query';
 import { useDeleteSubAccount, useEditSubAccount, useSubAccountList } from './api-subaccount';
@@ -156,29 +157,11 @@ export const SubAccountPage = () => {
           testId="sub-account-table"
           columns={columns}
           list={list}
-          page={accounts.data}
-          loading={accounts.isFetching && !accounts.data}
-          error={accounts.isError}
-          onRetry={() => void accounts.refetch()}
+          {...tableQueryProps(accounts)}
           toolbar={
             <>
-              <Input.Search
-                allowClear
-                defaultValue={list.query.filters.keyword}
-                placeholder={t('set.sub.search')}
-                aria-label={t('set.sub.search')}
-                onSearch={(keyword) => list.setFilters({ keyword })}
-                style={{ width: 280 }}
-                data-testid="sub-search"
-              />
-              <Button
-                type="primary"
-                icon={<PlusOutlined />}
-                onClick={() => setDialog({})}
-                data-testid="sub-create"
-              >
-                {t('set.sub.create')}
-              </Button>
+              <KeywordSearch list={list} placeholder={t('set.sub.search')} testId="sub-search" width={280} />
+              <CreateButton label={t('set.sub.create')} testId="sub-create" onClick={() => setDialog({})} />
             </>
           }
         />

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
 import { StatusTag } from '../../components/StatusTag';
+import { tableQueryProps } from '../../components/table-query';
 import { toast } from '../../lib/feedback';
 import { useListQuery } from '../../lib/use-list-query';
 import { useTaskAccess } from './access';
@@ -175,10 +176,7 @@ export const GroupEditPage = () => {
           testId="group-miner-table"
           columns={columns}
           list={list}
-          page={miners.data}
-          loading={miners.isFetching && !miners.data}
-          error={miners.isError}
-          onRetry={() => void miners.refetch()}
+          {...tableQueryProps(miners)}
           selection={access.manage ? { keys: selected, onChange: setSelected } : undefined}
           toolbar={<GroupMinerFilters list={list} />}
         />

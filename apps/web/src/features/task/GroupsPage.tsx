@@ -1,15 +1,16 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { type GroupType, groupTypes, type MinerGroup } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
-import Input from 'antd/es/input';
 import Space from 'antd/es/space';
 import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { CreateButton } from '../../components/CreateButton';
 import { DeleteButton } from '../../components/DeleteButton';
+import { KeywordSearch } from '../../components/KeywordSearch';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
+import { tableQueryProps } from '../../components/table-query';
 import { useStore } from '../../lib/store';
 import { formatTime, timeZoneStore } from '../../lib/time';
 import { useListQuery } from '../../lib/use-list-query';
@@ -104,30 +105,16 @@ export const GroupsPage = () => {
         testId="group-table"
         columns={columns}
         list={list}
-        page={groups.data}
-        loading={groups.isFetching && !groups.data}
-        error={groups.isError}
-        onRetry={() => void groups.refetch()}
+        {...tableQueryProps(groups)}
         toolbar={
           <>
-            <Input.Search
-              allowClear
-              defaultValue={list.query.filters.keyword}
-              placeholder={t('task.group.search')}
-              aria-label={t('task.group.search')}
-              onSearch={(keyword) => list.setFilters({ keyword })}
-              style={{ width: 240 }}
-              data-testid="group-search"
-            />
+            <KeywordSearch list={list} placeholder={t('task.group.search')} testId="group-search" />
             {access.manage && (
-              <Button
-                type="primary"
-                icon={<PlusOutlined />}
+              <CreateButton
+                label={t('task.group.create')}
+                testId="group-create"
                 onClick={() => setEditing('new')}
-                data-testid="group-create"
-              >
-                {t('task.group.create')}
-              </Button>
+              />
             )}
           </>
         }

@@ -1,9 +1,9 @@
 import { type FboxDetail, FboxSettingBodySchema, limits, reportingIntervals } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import InputNumber from 'antd/es/input-number';
-import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
 import { useAreaList } from '../../mines';
@@ -29,15 +29,13 @@ export const FboxTransferDialog = ({ fbox, onClose }: DialogProps) => {
     }
   };
   return (
-    <Modal
+    <FormModal
       open
       title={t('device.box.transferTitle', { name: fbox.name })}
       okText={t('common.action.ok')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={transfer.isPending}
-      maskClosable={false}
+      form={form}
+      saving={transfer.isPending}
+      onClose={onClose}
     >
       <Form form={form} name="fboxTransfer" layout="vertical" onFinish={onFinish}>
         <Form.Item
@@ -53,7 +51,7 @@ export const FboxTransferDialog = ({ fbox, onClose }: DialogProps) => {
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 };
 
@@ -90,15 +88,12 @@ export const FboxSettingDialog = ({
     <InputNumber min={min} max={max} suffix={unit} style={{ width: '100%' }} />
   );
   return (
-    <Modal
+    <FormModal
       open
       title={t('device.box.settingsTitle', { name: fbox.name })}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={setting.isPending}
-      maskClosable={false}
+      form={form}
+      saving={setting.isPending}
+      onClose={onClose}
     >
       <Form
         form={form}
@@ -149,6 +144,6 @@ export const FboxSettingDialog = ({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 };

@@ -4,10 +4,10 @@ import Divider from 'antd/es/divider';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
-import Modal from 'antd/es/modal';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
 import { useCreateFbox, useEditFbox } from '../api-fbox';
@@ -112,16 +112,12 @@ export const FboxFormDialog = ({
   );
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={fbox ? t('device.box.editTitle') : t('device.box.createTitle')}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={saving}
-      maskClosable={false}
-      destroyOnHidden
+      form={form}
+      saving={saving}
+      onClose={onClose}
       width={720}
     >
       <Form
@@ -183,6 +179,6 @@ export const FboxFormDialog = ({
           ))}
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 };

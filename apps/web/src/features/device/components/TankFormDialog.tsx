@@ -2,9 +2,9 @@ import { TankAddBodySchema, type TankDetail } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
-import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
 import { useFboxOptions } from '../api-fbox';
@@ -42,16 +42,12 @@ export const TankFormDialog = ({ tank, onClose }: { tank?: TankDetail; onClose: 
     }
   };
   return (
-    <Modal
+    <FormModal
       open
       title={tank ? t('device.tank.editTitle') : t('device.tank.createTitle')}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={add.isPending || edit.isPending}
-      maskClosable={false}
-      destroyOnHidden
+      form={form}
+      saving={add.isPending || edit.isPending}
+      onClose={onClose}
     >
       <Form
         form={form}
@@ -98,6 +94,6 @@ export const TankFormDialog = ({ tank, onClose }: { tank?: TankDetail; onClose: 
           <InputNumber min={1} max={64} style={{ width: '100%' }} placeholder={t('device.tank.noHint')} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 };

@@ -1,9 +1,9 @@
 import { AreaCreateBodySchema, limits, type Mine, mineLimits } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
 import { useCreateArea, useEditMine } from '../api';
@@ -58,16 +58,12 @@ export const MineFormDialog = ({
   const label = (name: keyof MineValues) => t(`field.${name}`);
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={mine ? t('mines.editTitle') : t('mines.createTitle')}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={create.isPending || edit.isPending}
-      maskClosable={false}
-      destroyOnHidden
+      form={form}
+      saving={create.isPending || edit.isPending}
+      onClose={onClose}
     >
       <Form
         form={form}
@@ -114,6 +110,6 @@ export const MineFormDialog = ({
         {/* Enter in a field submits like the OK button. */}
         <button type="submit" hidden aria-hidden />
       </Form>
-    </Modal>
+    </FormModal>
   );
 };

@@ -1,8 +1,8 @@
 import { ObserverLinkCreateBodySchema, poolLimits } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
 import { useCreateObserverLink } from '../api';
@@ -35,16 +35,12 @@ export const ObserverLinkDialog = ({ onClose }: { onClose: () => void }) => {
     </Form.Item>
   );
   return (
-    <Modal
+    <FormModal
       open
       title={t('pools.link.createTitle')}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={create.isPending}
-      maskClosable={false}
-      destroyOnHidden
+      form={form}
+      saving={create.isPending}
+      onClose={onClose}
     >
       <Form
         form={form}
@@ -58,6 +54,6 @@ export const ObserverLinkDialog = ({ onClose }: { onClose: () => void }) => {
         {field('coin', t('field.coin'), poolLimits.coinMax, t('pools.common.coinPlaceholder'))}
         {field('link', t('field.link'), poolLimits.urlMax, t('pools.common.urlPlaceholder'))}
       </Form>
-    </Modal>
+    </FormModal>
   );
 };

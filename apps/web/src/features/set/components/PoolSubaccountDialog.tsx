@@ -2,9 +2,9 @@ import { type PoolSubaccount, PoolSubaccountSaveBodySchema, poolLimits } from '@
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
 import { useSavePoolSubaccount } from '../api';
@@ -115,16 +115,12 @@ export const PoolSubaccountDialog = ({
     );
   };
   return (
-    <Modal
+    <FormModal
       open
       title={subaccount ? t('pools.subaccount.editTitle') : t('pools.subaccount.createTitle')}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={save.isPending}
-      maskClosable={false}
-      destroyOnHidden
+      form={form}
+      saving={save.isPending}
+      onClose={onClose}
     >
       <Form
         form={form}
@@ -156,6 +152,6 @@ export const PoolSubaccountDialog = ({
         {secret('api_key', t('field.api_key'))}
         {secret('api_secret', t('field.api_secret'))}
       </Form>
-    </Modal>
+    </FormModal>
   );
 };

@@ -1,8 +1,8 @@
 import { type GroupType, limits, type MinerGroup, MinerGroupAddBodySchema } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { ApiError } from '../../../lib/api';
 import { applyFieldErrors } from '../../../lib/form-rules';
 import { useCreateGroup, useRenameGroup } from '../api-groups';
@@ -37,16 +37,12 @@ export const GroupFormDialog = ({
   };
 
   return (
-    <Modal
+    <FormModal
       open
       title={group ? t('task.group.renameTitle') : t('task.group.createTitle', { type: typeLabels[type] })}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={create.isPending || rename.isPending}
-      maskClosable={false}
-      destroyOnHidden
+      form={form}
+      saving={create.isPending || rename.isPending}
+      onClose={onClose}
       okButtonProps={{ 'data-testid': 'group-form-save' } as never}
     >
       <Form
@@ -62,6 +58,6 @@ export const GroupFormDialog = ({
         {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
         <button type="submit" hidden />
       </Form>
-    </Modal>
+    </FormModal>
   );
 };

@@ -1,7 +1,7 @@
-import Input from 'antd/es/input';
 import Segmented from 'antd/es/segmented';
-import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
+import { type FilterChoice, FilterSelects } from '../../../components/FilterSelects';
+import { KeywordSearch } from '../../../components/KeywordSearch';
 import type { ListQueryState } from '../../../lib/use-list-query';
 import { useFboxChoices, useMinerChoices, useTankChoices } from '../api-groups';
 
@@ -26,25 +26,34 @@ export const GroupMinerFilters = ({ list }: { list: ListQueryState }) => {
   const fboxes = useFboxChoices();
   const tanks = useTankChoices(fboxId);
   const options = useMinerChoices();
-  const set = (name: string) => (value?: string | number) =>
-    list.setFilters(
-      name === 'fbox_id'
-        ? { fbox_id: value ? String(value) : undefined, tank_id: undefined }
-        : { [name]: value ? String(value) : undefined },
-    );
-  const select = (name: string, label: string, choices: { value: string | number; label: string }[]) => (
-    <Select
-      allowClear
-      showSearch={{ optionFilterProp: 'label' }}
-      placeholder={label}
-      aria-label={label}
-      style={{ width: 160 }}
-      value={filters[name] ? (name.endsWith('_id') ? Number(filters[name]) : filters[name]) : undefined}
-      options={choices}
-      onChange={set(name)}
-      data-testid={`group-filter-${name}`}
-    />
-  );
+  // Only within one FBOX: the tank list is that FBOX's.
+  const tank = {
+    name: 'tank_id',
+    label: t('field.tank_id'),
+    options: (tanks.data ?? []).map((x) => ({ value: x.id, label: x.name })),
+  };
+  const choices: FilterChoice[] = [
+    {
+      name: 'fbox_id',
+      label: t('field.fbox_id'),
+      options: (fboxes.data ?? []).map((fbox) => ({ value: fbox.id, label: fbox.name })),
+      clears: ['tank_id'],
+    },
+    ...(fboxId === undefined ? [] : [tank]),
+    {
+      name: 'model',
+      label: t('field.model'),
+      options: (options.data?.models ?? []).map((model) => ({ value: model, label: model })),
+    },
+    {
+      name: 'status',
+      label: t('field.status'),
+      options: [
+        { value: 'online', label: t('common.status.online') },
+        { value: 'offline', label: t('common.status.offline') },
+      ],
+    },
+  ];
   return (
     <>
       <Segmented
@@ -58,36 +67,18 @@ export const GroupMinerFilters = ({ list }: { list: ListQueryState }) => {
         data-testid="group-filter-member"
       />
       <span data-testid="group-miners-search">
-        <Input.Search
-          allowClear
-          defaultValue={filters.keyword}
+        <KeywordSearch
+          list={list}
           placeholder={t('task.groupEdit.search')}
-          aria-label={t('task.groupEdit.search')}
-          onSearch={(keyword) => list.setFilters({ keyword })}
-          style={{ width: 220 }}
-          data-testid="group-filter-keyword"
+          testId="group-filter-keyword"
+          width={220}
         />
       </span>
-      {select(
-        'fbox_id',
-        t('field.fbox_id'),
-        (fboxes.data ?? []).map((fbox) => ({ value: fbox.id, label: fbox.name })),
-      )}
-      {fboxId !== undefined &&
-        select(
-          'tank_id',
-          t('field.tank_id'),
-          (tanks.data ?? []).map((tank) => ({ value: tank.id, label: tank.name })),
-        )}
-      {select(
-        'model',
-        t('field.model'),
-        (options.data?.models ?? []).map((model) => ({ value: model, label: model })),
-      )}
-      {select('status', t('field.status'), [
-        { value: 'online', label: t('common.status.online') },
-        { value: 'offline', label: t('common.status.offline') },
-      ])}
+      <FilterSelects
+        list={list}
+        testIdPrefix="group-filter"
+        filters={choices.map((choice) => ({ ...choice, width: 160 }))}
+      />
     </>
   );
 };

@@ -8,6 +8,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ServerColumn, ServerTable } from '../../../components/ServerTable';
+import { tableQueryProps } from '../../../components/table-query';
 import { useStore } from '../../../lib/store';
 import { formatTime, timeZoneStore } from '../../../lib/time';
 import {
@@ -107,10 +108,7 @@ export const TaskHistory = ({
       testId={testId}
       columns={columns}
       list={list}
-      page={runs.data}
-      loading={runs.isFetching && !runs.data}
-      error={runs.isError}
-      onRetry={() => void runs.refetch()}
+      {...tableQueryProps(runs)}
       toolbar={
         <>
           <Select<number>

@@ -6,6 +6,7 @@ import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 import { CommandStatusTag, type OutcomeStatus } from '../../../components/CommandStatusTag';
 import { type ServerColumn, ServerTable } from '../../../components/ServerTable';
+import { tableQueryProps } from '../../../components/table-query';
 import { useStore } from '../../../lib/store';
 import { formatTime, timeZoneStore } from '../../../lib/time';
 import { showTemperature } from '../../../lib/values';
@@ -96,10 +97,7 @@ export const TaskItems = ({
         testId={testId}
         columns={columns}
         list={list}
-        page={items.data}
-        loading={items.isFetching && !items.data}
-        error={items.isError}
-        onRetry={() => void items.refetch()}
+        {...tableQueryProps(items)}
         toolbar={
           <>
             <Button
