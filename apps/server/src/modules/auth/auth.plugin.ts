@@ -29,6 +29,9 @@ export const authPlugin = fp<{ sessionTtlMinutes: number }>(
       listen(SESSIONS_CHANNEL, {
         onNotify: () => auth.sessions.clear(),
         onListening: (listening) => {
+          if (auth.sessions.enabled && !listening)
+            app.log.warn('lost the session-change listener: every session is looked up until it is back');
+          else if (listening) app.log.info('listening for session changes of other processes');
           auth.sessions.enabled = listening;
         },
       });
