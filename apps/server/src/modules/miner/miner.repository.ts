@@ -1,4 +1,9 @@
-import type { MinerExportQuery, MinerListItem, MinerSortField } from '@fbox/contracts';
+import {
+  type MinerExportQuery,
+  type MinerListItem,
+  MinerListItemSchema,
+  type MinerSortField,
+} from '@fbox/contracts';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { QueryTemplates } from '../../db/query-template.js';
@@ -78,49 +83,31 @@ const hijackedFlag = (areaId: number) =>
 
 /** A field's SQL for the dialect, over rows of the mine `areaId`. */
 type Rendered = (dialect: Dialect, areaId: number) => RawBuilder<unknown>;
-const column =
-  (ref: string): Rendered =>
-  () =>
-    sql.ref(ref);
+
+/** Fields of a list item that are not the `miner_state` column of their name. */
+const derivedFields: Partial<Record<keyof MinerListItem, Rendered>> = {
+  id: () => sql.ref('miner_state.miner_id'),
+  fbox_name: () => sql`coalesce(${sql.ref('fboxes.name')}, '')`,
+  tank_name: () => sql.ref('tanks.name'),
+  status: () => sql`case when ${sql.ref('miner_state.online')} = 1 then 'online' else 'offline' end`,
+  mode: () => sql`case when ${sql.ref('miner_state.mode')} = 'low' then 'low' else 'high' end`,
+  // A JSON boolean: PostgreSQL writes its booleans so, SQLite needs the JSON literal.
+  pool_hijacked: (dialect, areaId) =>
+    dialect === 'postgres'
+      ? sql`${poolHijacked(areaId)}`
+      : sql`json(case when ${poolHijacked(areaId)} then 'true' else 'false' end)`,
+};
 
 /**
- * A list item's fields (MinerListItem, in its order) as SQL over the page's joined rows, for the
- * JSON the database builds (`pageJson`); `minerItem` is the same mapping for rows read as values.
+ * A list item's fields, in the contract's order, as SQL over the page's joined rows: the JSON the
+ * database builds (`pageJson`). `minerItem` is the same mapping for rows read as values.
  */
-const listItemFields: [name: keyof MinerListItem, value: Rendered][] = [
-  ['id', column('miner_state.miner_id')],
-  ...(['sn', 'worker', 'model', 'brand', 'pool', 'pool_address', 'ip', 'firmware', 'fbox_id'] as const).map(
-    (name): [keyof MinerListItem, Rendered] => [name, column(`miner_state.${name}`)],
-  ),
-  ['fbox_name', () => sql`coalesce(${sql.ref('fboxes.name')}, '')`],
-  ['tank_id', column('miner_state.tank_id')],
-  ['tank_name', column('tanks.name')],
-  ['outlet', column('miner_state.outlet')],
-  ['status', () => sql`case when ${sql.ref('miner_state.online')} = 1 then 'online' else 'offline' end`],
-  ['mode', () => sql`case when ${sql.ref('miner_state.mode')} = 'low' then 'low' else 'high' end`],
-  ...(
-    [
-      'fault',
-      'chip_avg_temp',
-      'chip_max_temp',
-      'hashrate_theoretical',
-      'hashrate_realtime',
-      'hashrate_avg',
-      'hashrate_24h',
-      'power_w',
-      'uptime_s',
-      'updated_at',
-    ] as const
-  ).map((name): [keyof MinerListItem, Rendered] => [name, column(`miner_state.${name}`)]),
-  // A JSON boolean: PostgreSQL writes its booleans so, SQLite needs the JSON literal.
-  [
-    'pool_hijacked',
-    (dialect, areaId) =>
-      dialect === 'postgres'
-        ? sql`${poolHijacked(areaId)}`
-        : sql`json(case when ${poolHijacked(areaId)} then 'true' else 'false' end)`,
+const listItemFields = (Object.keys(MinerListItemSchema.shape) as (keyof MinerListItem)[]).map(
+  (name): [keyof MinerListItem, Rendered] => [
+    name,
+    derivedFields[name] ?? (() => sql.ref(`miner_state.${name}`)),
   ],
-];
+);
 
 type Filters = Omit<MinerExportQuery, 'sort'>;
 
