@@ -59,8 +59,10 @@ describe('sign-in and the guard', () => {
     await loginThroughForm(page);
     await page.waitForLoadState('networkidle');
     expect(expireAllSessions(server.dbFile)).toBeGreaterThan(0);
-    // Any call now answers -9000: change the time zone, which saves to the profile. A background
-    // refresh may notice first and leave the page before the click lands; either way → /login.
+    // Calls now answer -9000 (once the server's 2 s session cache has let go of this session, or
+    // after its first state-changing call): change the time zone, which saves to the profile. A
+    // background refresh may notice first and leave the page before the click lands; either way
+    // → /login.
     await page
       .getByTestId('tz-select')
       .click({ timeout: 5000 })
