@@ -421,6 +421,13 @@ export const taskEndpoints = {
     body: MinerGroupListBodySchema,
     data: listOf(MinerGroupSchema),
   }),
+  minerGroupDetail: endpoint({
+    method: 'POST',
+    path: `${GROUP}/detail`,
+    permission: 'user',
+    body: AreaIdBody,
+    data: MinerGroupSchema,
+  }),
   minerGroupMinerList: endpoint({
     method: 'POST',
     path: `${GROUP}/minerList`,

@@ -121,6 +121,12 @@ export class MinerGroupService {
     return { items, total: Number(total.n), page: q.page, limit: q.limit };
   }
 
+  /** One group of the mine with its counts (the group editor's header). */
+  async detail(user: AreaCaller, body: { area_id: number; id: number }): Promise<MinerGroup> {
+    await this.deps.areas.requireAccess(user, body.area_id);
+    return (await this.view(body.area_id, [body.id]))[0] ?? notFound();
+  }
+
   async add(user: AreaCaller, body: { area_id: number; name: string; type: GroupType }) {
     requireManage(await this.deps.areas.requireAccess(user, body.area_id));
     const now = this.deps.clock();

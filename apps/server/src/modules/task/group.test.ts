@@ -52,6 +52,8 @@ describeDb('miner groups (minerGroup/*)', () => {
   it('adds, lists by type, edits and deletes groups with their counts', async () => {
     const g1 = await addGroup('Row 1');
     expect(g1).toMatchObject({ name: 'Row 1', type: 'miner_reboot', miner_count: 0, task_count: 0 });
+    await call('addMiner', { group_id: g1.id, miner_ids: [ids[0], ids[1]] });
+    expect((await call('detail', { id: g1.id })).data).toEqual({ ...g1, miner_count: 2 });
     await addGroup('Row 1', 'pdu_reboot');
     await addGroup('Hot', 'temp_mode');
     // The same name in another type is another group; in the same type it is refused.
@@ -202,6 +204,7 @@ describeDb('miner groups (minerGroup/*)', () => {
       )
     ).json().data;
     for (const [path, body] of [
+      ['detail', { id: theirs.id }],
       ['edit', { id: theirs.id, name: 'x' }],
       ['delete', { id: theirs.id }],
       ['minerList', { group_id: theirs.id }],

@@ -7,6 +7,7 @@ const temp = { type: 'temp', kind: 'temp' } as const;
 /** HTTP handlers: Miner groups and tasks. */
 export const taskHandlers: HandlersFor<keyof typeof taskEndpoints> = {
   minerGroupList: ({ app, user, input }) => app.minerGroups.list(user, input),
+  minerGroupDetail: ({ app, user, input }) => app.minerGroups.detail(user, input),
   minerGroupMinerList: ({ app, user, input }) => app.minerGroups.miners(user, input),
   minerGroupAdd: ({ app, user, input }) => app.minerGroups.add(user, input),
   minerGroupEdit: ({ app, user, input }) => app.minerGroups.edit(user, input),

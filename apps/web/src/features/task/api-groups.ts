@@ -1,6 +1,6 @@
-import type { EndpointBody, GroupType, MinerGroup } from '@fbox/contracts';
+import { Code, type EndpointBody, type GroupType, type MinerGroup } from '@fbox/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../lib/api';
+import { ApiError, call } from '../../lib/api';
 import { areaScope } from '../../lib/area-scope';
 import { type ListQuery, toRequestParams } from '../../lib/list-query';
 import { fboxKeys, minerKeys, tankKeys } from '../device';
@@ -26,15 +26,15 @@ export const useGroupOptions = (type: GroupType) =>
     queryFn: () => call('minerGroupList', { ...areaScope(), type, page: 1, limit: 500 }, quiet),
   });
 
-/** Pages through a type's groups until it finds one (there is no single-group read). */
+/** A group of this type in the mine, or null when there is none (unknown id, another type). */
 const findGroup = async (type: GroupType, id: number): Promise<MinerGroup | null> => {
-  for (let page = 1; page <= 100; page += 1) {
-    const result = await call('minerGroupList', { ...areaScope(), type, page, limit: 500 }, quiet);
-    const found = result.items.find((group) => group.id === id);
-    if (found) return found;
-    if (page * 500 >= result.total) return null;
+  try {
+    const group = await call('minerGroupDetail', { ...areaScope(), id }, quiet);
+    return group.type === type ? group : null;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === Code.NOT_FOUND) return null;
+    throw error;
   }
-  return null;
 };
 
 /** One group (name, counts) of the group editor; null when the mine has no such group. */
