@@ -4,8 +4,7 @@ import Form from 'antd/es/form';
 import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useSetUserInfo, useUserInfo } from '../api';
 import { PushPhoneList } from './PushPhoneList';
 import { PushRowList } from './PushRowList';
@@ -33,7 +32,7 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
       await setUserInfo.mutateAsync({ pushContent: toPushContent(values) });
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors, 'pushContent');
+      showServerErrors(form, error, { prefix: 'pushContent' });
     }
   };
 
