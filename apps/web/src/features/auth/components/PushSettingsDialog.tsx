@@ -1,9 +1,9 @@
 import { alertLevels, limits, type PushChannel, pushChannels, pushRowSchemas } from '@fbox/contracts';
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
-import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { showServerErrors } from '../../../lib/server-errors';
 import { useSetUserInfo, useUserInfo } from '../api';
 import { PushPhoneList } from './PushPhoneList';
@@ -43,16 +43,13 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
   const channelOptions = pushChannels.map((channel) => ({ value: channel, label: t(channelLabel[channel]) }));
 
   return (
-    <Modal
+    <FormModal
       open
+      form={form}
+      saving={setUserInfo.isPending}
+      onClose={onClose}
       title={t('auth.push.title')}
       width={640}
-      mask={{ closable: false }}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      confirmLoading={setUserInfo.isPending}
       okButtonProps={{ disabled: !user }}
     >
       {!user ? (
@@ -101,6 +98,6 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
           />
         </Form>
       )}
-    </Modal>
+    </FormModal>
   );
 };
