@@ -36,15 +36,6 @@ const show = (error: unknown, options?: ServerErrorOptions) =>
 describe('showServerErrors', () => {
   const error = vi.fn();
   beforeEach(() => {
-    // antd's form grid reads media queries; jsdom has none.
-    vi.stubGlobal('matchMedia', (media: string) => ({
-      matches: false,
-      media,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-    }));
     setMessageApi({ success: vi.fn(), error, warning: vi.fn(), info: vi.fn() } as never);
     render(<Profile />);
   });
@@ -52,7 +43,6 @@ describe('showServerErrors', () => {
     cleanup();
     setMessageApi(null);
     error.mockReset();
-    vi.unstubAllGlobals();
   });
 
   it('puts each field error on its field, localized when it is a rule key', async () => {
