@@ -2,3 +2,15 @@
 import { i18nReady } from './lib/i18n';
 
 await i18nReady;
+
+// antd's form grid and modal read media queries; jsdom has none.
+window.matchMedia ??= ((media: string) => ({
+  matches: false,
+  media,
+  onchange: null,
+  addListener: () => {},
+  removeListener: () => {},
+  addEventListener: () => {},
+  removeEventListener: () => {},
+  dispatchEvent: () => false,
+})) as unknown as typeof window.matchMedia;

@@ -22,7 +22,7 @@ export const FormModal = ({ form, saving, onClose, okText, ...modal }: Props) =>
       onOk={() => form.submit()}
       onCancel={onClose}
       confirmLoading={saving}
-      maskClosable={false}
+      mask={{ closable: false }}
       destroyOnHidden
       {...modal}
     />

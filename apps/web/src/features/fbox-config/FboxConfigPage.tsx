@@ -17,8 +17,7 @@ import { Link, useSearchParams } from 'react-router';
 import { CommandStatusTag } from '../../components/CommandStatusTag';
 import { StatusTag } from '../../components/StatusTag';
 import { useCan } from '../../lib/access';
-import { ApiError } from '../../lib/api';
-import { applyFieldErrors } from '../../lib/form-rules';
+import { showServerErrors } from '../../lib/server-errors';
 import { formatTime } from '../../lib/time';
 import { isSettled, useCommandProgress, useFboxConfig, useSaveFboxConfig } from './api';
 import { ConfigFields, fieldLabelKey, showConfigValue } from './ConfigFields';
@@ -127,7 +126,7 @@ const ConfigEditor = ({ config, onSent }: { config: FboxConfig; onSent: (command
       onSent(saved.command_id);
       form.setFieldsValue(toFormValues(saved.config));
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
   return (

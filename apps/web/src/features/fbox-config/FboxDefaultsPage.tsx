@@ -11,8 +11,7 @@ import Typography from 'antd/es/typography';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../lib/access';
-import { ApiError } from '../../lib/api';
-import { applyFieldErrors } from '../../lib/form-rules';
+import { showServerErrors } from '../../lib/server-errors';
 import { formatTime } from '../../lib/time';
 import { useSelectedArea } from '../mines';
 import { useFboxDefaults, useRemoveFboxDefaults, useSaveFboxDefaults } from './api';
@@ -39,7 +38,7 @@ export const FboxDefaultsPage = () => {
     try {
       await save.mutateAsync(values);
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
 

@@ -4,8 +4,8 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../lib/form-rules';
+import { schemaRule } from '../../lib/form-rules';
+import { showServerErrors } from '../../lib/server-errors';
 import { useCreateArea } from '../mines';
 import styles from './HomePage.module.css';
 
@@ -24,7 +24,7 @@ export const CreateFirstMine = () => {
 
   const onFinish = (values: MineValues) =>
     createArea.mutateAsync(values).catch((error: unknown) => {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     });
 
   return (

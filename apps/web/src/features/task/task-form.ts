@@ -42,6 +42,9 @@ export const fieldRules = (schema: z.ZodType, label: string): Rule[] => [
 /** The group list: the schema alone says "choose at least one miner group" (spec §5). */
 export const groupRules = (schema: z.ZodType, label: string): Rule[] => [schemaRule(schema, { label })];
 
+/** `group_ids.0` → `group_ids`: a server error of a list item is shown on the list's field. */
+export const topLevelField = (field: string): string => field.split('.')[0] ?? field;
+
 /** The end time must come after the start time (reported on the end, as the server does). */
 export const endAfterStartRule: RuleRender = ({ getFieldValue }) => ({
   validator: async (_rule, end: Dayjs | null | undefined) => {

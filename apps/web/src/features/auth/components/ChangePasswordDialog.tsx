@@ -5,9 +5,9 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api';
 import { toast } from '../../../lib/feedback';
-import { applyFieldErrors, localizeRule, schemaRule } from '../../../lib/form-rules';
+import { localizeRule, schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { clearSession } from '../../../lib/session';
 import { useChangePassword } from '../api';
 
@@ -33,7 +33,7 @@ export const ChangePasswordDialog = ({ onClose }: { onClose: () => void }) => {
       onClose();
       navigate('/login', { replace: true });
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
 

@@ -16,8 +16,8 @@ import Space from 'antd/es/space';
 import { useTranslation } from 'react-i18next';
 import { avatarNumbers, avatarUrl } from '../../../components/avatars';
 import { CountryCodeSelect } from '../../../components/CountryCodeSelect';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, localizeRule, schemaRule } from '../../../lib/form-rules';
+import { localizeRule, schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useSetUserInfo } from '../api';
 
 interface ProfileValues {
@@ -41,6 +41,9 @@ const toValues = (user: UserInfo): ProfileValues => {
   };
 };
 
+/** The server reports the joined phone as `mobile`; it belongs to the number field here. */
+const phoneOnNumber = (field: string) => (field === 'mobile' ? 'mobileNumber' : field);
+
 /** Nickname, email, phone, time zone and avatar (spec §5 profile rules). */
 export const ProfileForm = ({ user }: { user: UserInfo }) => {
   const { t } = useTranslation();
@@ -57,12 +60,7 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         headimg: values.headimg,
       });
     } catch (error) {
-      if (!(error instanceof ApiError)) return;
-      // The server reports the joined phone as `mobile`; it belongs to the number field here.
-      const errors = error.fieldErrors.map((e) =>
-        e.field === 'mobile' ? { ...e, field: 'mobileNumber' } : e,
-      );
-      applyFieldErrors(form, errors);
+      showServerErrors(form, error, { field: phoneOnNumber });
     }
   };
 

@@ -1,11 +1,10 @@
 import { alertLevels, limits, type PushChannel, pushChannels, pushRowSchemas } from '@fbox/contracts';
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
-import Modal from 'antd/es/modal';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/form-rules';
+import { FormModal } from '../../../components/FormModal';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useSetUserInfo, useUserInfo } from '../api';
 import { PushPhoneList } from './PushPhoneList';
 import { PushRowList } from './PushRowList';
@@ -33,7 +32,7 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
       await setUserInfo.mutateAsync({ pushContent: toPushContent(values) });
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors, 'pushContent');
+      showServerErrors(form, error, { prefix: 'pushContent' });
     }
   };
 
@@ -44,16 +43,13 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
   const channelOptions = pushChannels.map((channel) => ({ value: channel, label: t(channelLabel[channel]) }));
 
   return (
-    <Modal
+    <FormModal
       open
+      form={form}
+      saving={setUserInfo.isPending}
+      onClose={onClose}
       title={t('auth.push.title')}
       width={640}
-      mask={{ closable: false }}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common.action.save')}
-      cancelText={t('common.action.cancel')}
-      confirmLoading={setUserInfo.isPending}
       okButtonProps={{ disabled: !user }}
     >
       {!user ? (
@@ -102,6 +98,6 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
           />
         </Form>
       )}
-    </Modal>
+    </FormModal>
   );
 };

@@ -7,8 +7,8 @@ import InputNumber from 'antd/es/input-number';
 import Space from 'antd/es/space';
 import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, localizeRule, schemaRule } from '../../../lib/form-rules';
+import { localizeRule, schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { fboxConfigKeys, OverclockPolicyNote } from '../../fbox-config';
 import { useSetUserInfo } from '../api';
 
@@ -62,7 +62,7 @@ export const SwitchesForm = ({ user }: { user: UserInfo }) => {
       });
       await queryClient.invalidateQueries({ queryKey: fboxConfigKeys.overclock() });
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
 

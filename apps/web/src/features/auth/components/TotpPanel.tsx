@@ -7,8 +7,8 @@ import QRCode from 'antd/es/qr-code';
 import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useTotpDisable, useTotpEnable, useTotpSetup } from '../api';
 import styles from './dialogs.module.css';
 
@@ -29,7 +29,7 @@ export const TotpPanel = ({ user }: { user: UserInfo }) => {
       setSetup(null);
       form.resetFields();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
 

@@ -2,8 +2,7 @@ import Form, { type FormInstance } from 'antd/es/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 
 interface Props<V> {
   open: boolean;
@@ -41,7 +40,7 @@ export const BulkFormDialog = <V,>({
       await onSubmit(values);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
   return (

@@ -4,8 +4,8 @@ import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useAreaList } from '../../mines';
 import { useFboxSetting, useTransferFbox } from '../api-fbox';
 
@@ -25,7 +25,7 @@ export const FboxTransferDialog = ({ fbox, onClose }: DialogProps) => {
       await transfer.mutateAsync({ id: fbox.id, to_area_id });
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
   return (
@@ -81,7 +81,7 @@ export const FboxSettingDialog = ({
       onCommand(ref.command_id, ref.status);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
   const number = (min: number, max: number, unit: string) => (

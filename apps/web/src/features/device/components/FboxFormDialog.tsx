@@ -8,8 +8,8 @@ import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useCreateFbox, useEditFbox } from '../api-fbox';
 import { useKindLabels } from './labels';
 
@@ -98,7 +98,7 @@ export const FboxFormDialog = ({
       else await create.mutateAsync(compact(values));
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
 

@@ -5,8 +5,8 @@ import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useFboxOptions } from '../api-fbox';
 import { useAddTank, useEditTank } from '../api-tank';
 
@@ -38,7 +38,7 @@ export const TankFormDialog = ({ tank, onClose }: { tank?: TankDetail; onClose: 
       } else await add.mutateAsync(body);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
   return (

@@ -4,8 +4,8 @@ import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useCreateArea, useEditMine } from '../api';
 
 const shape = AreaCreateBodySchema.shape;
@@ -51,7 +51,7 @@ export const MineFormDialog = ({
       else await create.mutateAsync(values);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
 

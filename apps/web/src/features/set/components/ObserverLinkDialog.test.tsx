@@ -1,26 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { storage, storageKeys } from '../../../lib/storage';
 import { ExternalLink } from './ExternalLink';
 import { ObserverLinkDialog } from './ObserverLinkDialog';
 
 /** What a hostile stored link would hold. */
 const SCRIPT_URL = 'javascript:alert(1)';
-
-beforeAll(() => {
-  // antd reads media queries for responsive parts; jsdom has none.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as unknown as typeof window.matchMedia;
-});
 
 afterEach(() => {
   cleanup();

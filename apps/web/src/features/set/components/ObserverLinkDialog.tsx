@@ -3,8 +3,8 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useCreateObserverLink } from '../api';
 
 interface ObserverLinkValues {
@@ -26,7 +26,7 @@ export const ObserverLinkDialog = ({ onClose }: { onClose: () => void }) => {
       await create.mutateAsync(values);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
   const field = (name: keyof ObserverLinkValues, label: string, max: number, placeholder?: string) => (

@@ -5,8 +5,8 @@ import Input from 'antd/es/input';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useSavePoolSubaccount } from '../api';
 import styles from '../set.module.css';
 
@@ -65,7 +65,7 @@ export const PoolSubaccountDialog = ({
       });
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
   const text = (name: 'pool' | 'subaccount' | 'coin', label: string, max: number, placeholder?: string) => (

@@ -23,9 +23,8 @@ import Space from 'antd/es/space';
 import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
 import { CountryCodeSelect } from '../../../components/CountryCodeSelect';
-import { ApiError } from '../../../lib/api';
-import { toast } from '../../../lib/feedback';
-import { applyFieldErrors, fieldErrorText, schemaRule } from '../../../lib/form-rules';
+import { schemaRule } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useAreaList } from '../../mines';
 import { useCreateSubAccount, useEditSubAccount } from '../api-subaccount';
 import { useAuthorityLabels, useRuleLabels } from './labels';
@@ -104,13 +103,8 @@ export const SubAccountFormDialog = ({ account, onClose }: { account?: SubAccoun
       else await create.mutateAsync({ ...body, password: values.password ?? '' });
       onClose();
     } catch (error) {
-      // Field errors go onto their fields; the API client has shown anything else (a taken name).
-      if (!(error instanceof ApiError)) return;
-      const unmatched = applyFieldErrors(
-        form,
-        error.fieldErrors.map((e) => ({ ...e, field: formField(e.field) })),
-      );
-      for (const e of unmatched) void toast('error', fieldErrorText(e), limits.toastMs / 1000);
+      // The API client has shown anything but field errors (a taken name).
+      showServerErrors(form, error, { field: formField, toastUnmatched: true });
     }
   };
 

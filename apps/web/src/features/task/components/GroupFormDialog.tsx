@@ -3,8 +3,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/form-rules';
+import { showServerErrors } from '../../../lib/server-errors';
 import { useCreateGroup, useRenameGroup } from '../api-groups';
 import { fieldRules } from '../task-form';
 import { useGroupTypeLabels } from './labels';
@@ -32,7 +31,7 @@ export const GroupFormDialog = ({
       else await create.mutateAsync({ name: name.trim(), type });
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, error.fieldErrors);
+      showServerErrors(form, error);
     }
   };
 

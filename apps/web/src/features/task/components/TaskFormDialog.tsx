@@ -9,11 +9,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormModal } from '../../../components/FormModal';
-import { ApiError } from '../../../lib/api';
-import { applyFieldErrors } from '../../../lib/form-rules';
-import { endAfterStartRule, fieldRules, groupRules, requiredRule } from '../task-form';
+import { showServerErrors } from '../../../lib/server-errors';
+import { endAfterStartRule, fieldRules, groupRules, requiredRule, topLevelField } from '../task-form';
 import { GroupSelect } from './GroupSelect';
-import { topLevelErrors } from './server-errors';
 import { ZonedDateTime } from './ZonedDateTime';
 
 /** What every task form holds, whatever its kind. */
@@ -131,7 +129,7 @@ export const TaskFormDialog = <V extends TaskFormBase>({
       await onSave(values);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError) applyFieldErrors(form, topLevelErrors(error.fieldErrors));
+      showServerErrors(form, error, { field: topLevelField });
     }
   };
 
