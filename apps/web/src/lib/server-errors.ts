@@ -10,16 +10,14 @@ export interface ServerErrorOptions {
   field?: (field: string) => string;
   /** A leading path segment the form's names leave out (`pushContent`). */
   prefix?: string;
-  /**
-   * Toasts field errors for fields the form does not show. Forms save with `quietValidation`, so
-   * the API client says nothing about a -2 answer that carries field errors.
-   */
-  toastUnmatched?: boolean;
 }
 
 /**
- * What a form does when its save fails: the server's field errors go onto their fields. Anything
- * else (a business error, a network failure) the API client has already shown.
+ * What a form does when its save fails: the server's field errors go onto their fields, and an
+ * error for a field the form does not show is toasted (forms save with `quietValidation`, so the
+ * API client says nothing about a -2 answer that carries field errors: without the toast the user
+ * would see nothing). Anything else (a business error, a network failure) the API client has
+ * already shown.
  */
 export const showServerErrors = (
   form: FormInstance,
@@ -27,9 +25,8 @@ export const showServerErrors = (
   options: ServerErrorOptions = {},
 ): void => {
   if (!(error instanceof ApiError)) return;
-  const { field, prefix, toastUnmatched } = options;
+  const { field, prefix } = options;
   const errors = field ? error.fieldErrors.map((e) => ({ ...e, field: field(e.field) })) : error.fieldErrors;
   const unmatched = applyFieldErrors(form, errors, prefix);
-  if (toastUnmatched)
-    for (const e of unmatched) void toast('error', fieldErrorText(e), limits.toastMs / 1000);
+  for (const e of unmatched) void toast('error', fieldErrorText(e), limits.toastMs / 1000);
 };

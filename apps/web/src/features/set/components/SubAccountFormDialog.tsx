@@ -104,7 +104,7 @@ export const SubAccountFormDialog = ({ account, onClose }: { account?: SubAccoun
       onClose();
     } catch (error) {
       // The API client has shown anything but field errors (a taken name).
-      showServerErrors(form, error, { field: formField, toastUnmatched: true });
+      showServerErrors(form, error, { field: formField });
     }
   };
 
