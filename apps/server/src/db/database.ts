@@ -276,6 +276,8 @@ const listenOn = (pool: pg.Pool, channel: string, handlers: ListenHandlers) => {
   const connect = async () => {
     try {
       const connected = await pool.connect();
+      // Stopped while connecting: hand the connection back, or closing the pool would wait for it.
+      if (stopped) return connected.release();
       client = connected;
       connected.on('error', lost);
       connected.on('notification', (message) => {
