@@ -1,48 +1,39 @@
-import {
-  CountryCodeSchema,
-  EmailSchema,
-  limits,
-  PhoneNumberSchema,
-  requiredText,
-  timeZones,
-  type UserInfo,
-} from '@fbox/contracts';
+import { limits, requiredText, timeZones, type UserInfo } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
-import Space from 'antd/es/space';
 import { useTranslation } from 'react-i18next';
 import { avatarNumbers, avatarUrl } from '../../../components/avatars';
-import { CountryCodeSelect } from '../../../components/CountryCodeSelect';
+import {
+  EmailFormItem,
+  joinMobile,
+  MobileFormItem,
+  type MobileValues,
+  phoneOnNumber,
+  splitMobile,
+} from '../../../components/ContactFields';
 import { localizeRule, schemaRule } from '../../../lib/form-rules';
 import { showServerErrors } from '../../../lib/server-errors';
 import { useSetUserInfo } from '../api';
 
-interface ProfileValues {
+interface ProfileValues extends MobileValues {
   nickname: string;
   email: string;
-  mobileCode: string;
-  mobileNumber: string;
   time_zone: string;
   headimg: number;
 }
 
 const toValues = (user: UserInfo): ProfileValues => {
-  const [mobileCode = '', mobileNumber = ''] = user.mobile.split(' ');
   return {
     nickname: user.nickname,
     email: user.email,
-    mobileCode,
-    mobileNumber,
+    ...splitMobile(user.mobile),
     time_zone: user.time_zone,
     headimg: user.headimg,
   };
 };
-
-/** The server reports the joined phone as `mobile`; it belongs to the number field here. */
-const phoneOnNumber = (field: string) => (field === 'mobile' ? 'mobileNumber' : field);
 
 /** Nickname, email, phone, time zone and avatar (spec §5 profile rules). */
 export const ProfileForm = ({ user }: { user: UserInfo }) => {
@@ -55,7 +46,7 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
       await setUserInfo.mutateAsync({
         nickname: values.nickname.trim(),
         email: values.email.trim(),
-        mobile: `${values.mobileCode} ${values.mobileNumber}`,
+        mobile: joinMobile(values),
         time_zone: values.time_zone,
         headimg: values.headimg,
       });
@@ -74,32 +65,8 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
       >
         <Input maxLength={limits.nicknameMax} />
       </Form.Item>
-      <Form.Item
-        name="email"
-        label={t('field.email')}
-        required
-        rules={[schemaRule(EmailSchema, { label: t('field.email') })]}
-      >
-        <Input type="email" maxLength={limits.emailMax} />
-      </Form.Item>
-      <Form.Item label={t('field.mobile')} required>
-        <Space.Compact style={{ width: '100%' }}>
-          <Form.Item
-            name="mobileCode"
-            noStyle
-            rules={[schemaRule(CountryCodeSchema, { label: t('auth.push.countryCode') })]}
-          >
-            <CountryCodeSelect style={{ width: 120 }} placeholder={t('auth.push.countryCode')} />
-          </Form.Item>
-          <Form.Item
-            name="mobileNumber"
-            noStyle
-            rules={[schemaRule(PhoneNumberSchema, { label: t('auth.push.phoneNumber') })]}
-          >
-            <Input placeholder={t('auth.push.phoneNumber')} inputMode="numeric" />
-          </Form.Item>
-        </Space.Compact>
-      </Form.Item>
+      <EmailFormItem />
+      <MobileFormItem />
       <Form.Item
         name="time_zone"
         label={t('field.time_zone')}

@@ -2,13 +2,10 @@ import {
   AreaIdsSchema,
   type Authority,
   authorities,
-  CountryCodeSchema,
-  EmailSchema,
   limits,
   type OperatorRule,
   operatorRules,
   PasswordSchema,
-  PhoneNumberSchema,
   requiredText,
   type SubAccount,
   UsernameSchema,
@@ -22,19 +19,24 @@ import Select from 'antd/es/select';
 import Space from 'antd/es/space';
 import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
-import { CountryCodeSelect } from '../../../components/CountryCodeSelect';
+import {
+  EmailFormItem,
+  joinMobile,
+  MobileFormItem,
+  type MobileValues,
+  phoneOnNumber,
+  splitMobile,
+} from '../../../components/ContactFields';
 import { schemaRule } from '../../../lib/form-rules';
 import { showServerErrors } from '../../../lib/server-errors';
 import { useAreaList } from '../../mines';
 import { useCreateSubAccount, useEditSubAccount } from '../api-subaccount';
 import { useAuthorityLabels, useRuleLabels } from './labels';
 
-export interface SubAccountValues {
+export interface SubAccountValues extends MobileValues {
   username: string;
   password?: string;
   nickname: string;
-  mobileCode: string;
-  mobileNumber: string;
   email: string;
   enabled: boolean;
   authority: Authority;
@@ -44,12 +46,10 @@ export interface SubAccountValues {
 
 const toValues = (account?: SubAccount): Partial<SubAccountValues> => {
   if (!account) return { enabled: true, authority: 'operator', area_ids: [], rules: [] };
-  const [mobileCode = '', mobileNumber = ''] = account.mobile.split(' ');
   return {
     username: account.username,
     nickname: account.nickname,
-    mobileCode,
-    mobileNumber,
+    ...splitMobile(account.mobile),
     email: account.email,
     enabled: account.status === 'enabled',
     authority: account.authority,
@@ -60,17 +60,13 @@ const toValues = (account?: SubAccount): Partial<SubAccountValues> => {
 
 /** The server names the joined phone `mobile` and the switch `status`; the form has its own fields. */
 const formField = (field: string) =>
-  field === 'mobile'
-    ? 'mobileNumber'
-    : field === 'status'
-      ? 'enabled'
-      : field.replace(/^area_ids\.\d+$/, 'area_ids');
+  field === 'status' ? 'enabled' : phoneOnNumber(field).replace(/^area_ids\.\d+$/, 'area_ids');
 
 /** What the form sends: the contract's fields (an empty password on edit keeps the old one). */
 export const toBody = (values: SubAccountValues) => ({
   username: values.username.trim(),
   nickname: values.nickname.trim(),
-  mobile: `${values.mobileCode} ${values.mobileNumber}`,
+  mobile: joinMobile(values),
   email: values.email.trim(),
   status: values.enabled ? ('enabled' as const) : ('disabled' as const),
   authority: values.authority,
@@ -153,41 +149,8 @@ export const SubAccountFormDialog = ({ account, onClose }: { account?: SubAccoun
         >
           <Input maxLength={limits.nicknameMax} />
         </Form.Item>
-        <Form.Item label={t('field.mobile')} required>
-          <Space.Compact style={{ width: '100%' }}>
-            <Form.Item
-              name="mobileCode"
-              noStyle
-              rules={[schemaRule(CountryCodeSchema, { label: t('auth.push.countryCode') })]}
-            >
-              <CountryCodeSelect
-                style={{ width: 120 }}
-                placeholder={t('auth.push.countryCode')}
-                aria-label={t('auth.push.countryCode')}
-                data-testid="sub-mobile-code"
-              />
-            </Form.Item>
-            <Form.Item
-              name="mobileNumber"
-              noStyle
-              rules={[schemaRule(PhoneNumberSchema, { label: t('auth.push.phoneNumber') })]}
-            >
-              <Input
-                placeholder={t('auth.push.phoneNumber')}
-                aria-label={t('auth.push.phoneNumber')}
-                inputMode="numeric"
-              />
-            </Form.Item>
-          </Space.Compact>
-        </Form.Item>
-        <Form.Item
-          name="email"
-          label={t('field.email')}
-          required
-          rules={[schemaRule(EmailSchema, { label: t('field.email') })]}
-        >
-          <Input type="email" maxLength={limits.emailMax} />
-        </Form.Item>
+        <MobileFormItem codeTestId="sub-mobile-code" />
+        <EmailFormItem />
         <Form.Item name="enabled" label={t('set.sub.status')} valuePropName="checked">
           <Switch checkedChildren={t('set.sub.enabled')} unCheckedChildren={t('set.sub.disabled')} />
         </Form.Item>
