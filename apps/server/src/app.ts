@@ -98,6 +98,8 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
       url: config.mqttUrl,
       shareGroup:
         (typeof options.mqtt === 'object' ? options.mqtt.shareGroup : undefined) ?? config.mqttShareGroup,
+      clientId: config.mqttClientId,
+      sessionExpirySeconds: config.mqttSessionExpirySeconds,
     });
   } else {
     app.decorate('mqttBroker', null);

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -31,6 +32,18 @@ export const configVariables: ConfigVariable[] = [
     default: 'fbox-ingest',
     description:
       'Shared-subscription group on the external broker: every server process of one deployment uses the same',
+  },
+  {
+    name: 'MQTT_CLIENT_ID',
+    default: 'fbox-server-<host>-<PORT>',
+    description:
+      'Client id on the external broker, unique per process and the same across its restarts, so the broker keeps what arrives while it is down (with PORT=0: <host>-p<pid>, which does not survive a restart)',
+  },
+  {
+    name: 'MQTT_SESSION_EXPIRY_SECONDS',
+    default: '3600',
+    description:
+      "How long the external broker keeps a stopped process's session and the messages queued for it; 0 ends it at disconnect",
   },
   { name: 'DATA_DIR', default: './data', description: 'Directory for the SQLite database and other data' },
   {
@@ -103,6 +116,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[\w-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
     .default('fbox-ingest'),
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[\w.-]{1,128}$/, { error: 'must be 1 to 128 letters, digits, _, . or -' })
+    .optional(),
+  MQTT_SESSION_EXPIRY_SECONDS: intString(0, 4_294_967_295).default(3600),
   DATA_DIR: z.string().min(1, { error: 'must not be empty' }).default('./data'),
   DATABASE_URL: z
     .string()
@@ -147,6 +165,10 @@ export interface Config {
   mqttUrl: string | undefined;
   /** Shared-subscription group on an external broker: the server processes of one deployment. */
   mqttShareGroup: string;
+  /** This process's client id on an external broker: the same across restarts. */
+  mqttClientId: string;
+  /** How long an external broker keeps our session while we are away. */
+  mqttSessionExpirySeconds: number;
   dataDir: string;
   databaseUrl: string | undefined;
   adminUser: string;
@@ -164,6 +186,16 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
 }
+
+/**
+ * A client id that names this process and stays the same when it restarts: the host and the HTTP
+ * port (two processes on one host cannot share a port). A random port gives nothing stable, so the
+ * process id stands in.
+ */
+const defaultMqttClientId = (port: number): string =>
+  `fbox-server-${hostname()
+    .replace(/[^\w.-]/g, '-')
+    .slice(0, 80)}-${port === 0 ? `p${process.pid}` : port}`;
 
 /** Thrown for a wrong variable; its message is the one line printed before exiting. */
 export class ConfigError extends Error {
@@ -195,6 +227,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mqttPortExplicit: e.MQTT_PORT !== undefined,
     mqttUrl: e.MQTT_URL,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttClientId: e.MQTT_CLIENT_ID ?? defaultMqttClientId(e.PORT),
+    mqttSessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     adminUser: e.ADMIN_USER,

@@ -11,6 +11,8 @@ describeDb('simulator against the embedded broker', () => {
     const fbox = await createFbox(t.app, areaId, { tanks: 2 });
     const simulator = await startSimulator({
       brokerUrl: brokerUrl(t.app),
+      // Telemetry is stamped by the app's clock: ingest refuses times far from its own.
+      clock: t.clock,
       intervalMs: 1000,
       gateways: [
         {

@@ -106,7 +106,23 @@ export const MinerTelemetrySchema = z.object({
 });
 export type MinerTelemetry = z.infer<typeof MinerTelemetrySchema>;
 
-/** `fbox/<deviceId>/telemetry`, QoS 1. `seq` increases per gateway; ingest de-duplicates on it. */
+/**
+ * How far a telemetry `ts` may stray from the server's clock. A message outside the window is refused
+ * and counted, never stored: a future stamp would pin "latest" state, a very old one would land behind
+ * rollups already made and outside the de-duplication horizon (raw box samples, kept ≥ 7 days).
+ */
+export const telemetryClock = {
+  /** Ahead of the server's clock (gateway clock skew). */
+  maxAheadMs: 5 * 60_000,
+  /** Behind it (a gateway forwarding what it buffered while offline). */
+  maxBehindMs: 72 * 3_600_000,
+} as const;
+
+/**
+ * `fbox/<deviceId>/telemetry`, QoS 1. A message is identified by `(deviceId, seq, ts)`: a redelivery
+ * repeats both and is applied once; a gateway whose counter restarted sends new timestamps, so its
+ * messages are new (see docs/mqtt.md, "De-duplication").
+ */
 export const TelemetryMessageSchema = z.object({
   v: z.literal(PROTOCOL_VERSION),
   seq: z.number().int().nonnegative(),

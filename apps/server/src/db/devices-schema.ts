@@ -50,8 +50,10 @@ export interface FboxStateTable {
   /** 1 online, 0 offline (status topic, last will, or silence for 3 reporting intervals). */
   online: Generated<number>;
   last_seen_at: number | null;
-  /** Highest telemetry `seq` applied; a message with seq ≤ this is a duplicate. */
+  /** `seq` of the message the current state came from (-1 before the first). */
   last_seq: Generated<number>;
+  /** `ts` of that message: a message stamped earlier adds history but leaves the state alone. */
+  last_ts: Generated<number>;
   temperature: Generated<number>;
   humidity: Generated<number>;
   voltage_a: Generated<number>;
@@ -175,6 +177,8 @@ export interface FboxSamplesTable {
   hashrate_total: number;
   /** Meter 1 + 2 energy, kWh. */
   energy_kwh: number;
+  /** `seq` of the telemetry message; with `ts` it identifies the message (null before 0012). */
+  seq: number | null;
 }
 
 export interface TankSamplesTable {

@@ -4,6 +4,7 @@ import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
 import { fboxConfigMigration } from './migration-fbox-config.js';
 import { notNull, withId } from './migration-helpers.js';
+import { ingestIdentityMigration } from './migration-ingest-identity.js';
 import { minerListMigration } from './migration-miner-list.js';
 import { minerListPerfMigration } from './migration-miner-list-perf.js';
 import { minesMigration } from './migration-mines.js';
@@ -134,6 +135,8 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── tasks (0010) ──
   '0010_tasks': tasksMigration(dialect),
   // ── end tasks (0010) ──
+
+  '0012_ingest_identity': ingestIdentityMigration,
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */

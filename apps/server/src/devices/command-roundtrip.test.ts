@@ -50,6 +50,8 @@ describeDb('command round trip with the simulator', () => {
     fbox = await createFbox(t.app, areaId, { tanks: 2 });
     simulator = await startSimulator({
       brokerUrl: brokerUrl(t.app),
+      // Telemetry is stamped by the app's clock: ingest refuses times far from its own.
+      clock: t.clock,
       intervalMs: 60_000,
       reportAfterCommandMs: 100,
       restartMs: 60_000,

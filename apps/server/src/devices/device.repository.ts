@@ -4,6 +4,8 @@ import type { DB, FboxKind } from '../db/schema.js';
 export interface FboxIdentity {
   id: number;
   area_id: number;
+  /** The master account that owns the FBOX's mine. */
+  owner_id: number;
   device_id: string;
   reporting_interval_s: number;
 }
@@ -97,16 +99,30 @@ export class DeviceRepository {
   findFbox(id: number): Promise<FboxIdentity | undefined> {
     return this.db
       .selectFrom('fboxes')
-      .select(['id', 'area_id', 'device_id', 'reporting_interval_s'])
-      .where('id', '=', id)
+      .innerJoin('areas', 'areas.id', 'fboxes.area_id')
+      .select([
+        'fboxes.id',
+        'fboxes.area_id',
+        'areas.owner_id',
+        'fboxes.device_id',
+        'fboxes.reporting_interval_s',
+      ])
+      .where('fboxes.id', '=', id)
       .executeTakeFirst();
   }
 
   findByDeviceId(deviceId: string): Promise<FboxIdentity | undefined> {
     return this.db
       .selectFrom('fboxes')
-      .select(['id', 'area_id', 'device_id', 'reporting_interval_s'])
-      .where('device_id', '=', deviceId)
+      .innerJoin('areas', 'areas.id', 'fboxes.area_id')
+      .select([
+        'fboxes.id',
+        'fboxes.area_id',
+        'areas.owner_id',
+        'fboxes.device_id',
+        'fboxes.reporting_interval_s',
+      ])
+      .where('fboxes.device_id', '=', deviceId)
       .executeTakeFirst();
   }
 

@@ -7,14 +7,21 @@ const maxParams: Record<Dialect, number> = { sqlite: 30_000, postgres: 60_000 };
 
 const sqlCache = new Map<string, string>();
 
+/** An upsert (`update` empty: insert-or-ignore), optionally answering the rows it wrote. */
+interface Conflict {
+  columns: readonly string[];
+  update: readonly string[];
+  returning?: readonly string[];
+}
+
 const statement = (
   dialect: Dialect,
   table: string,
   columns: readonly string[],
   rowCount: number,
-  conflict?: { columns: readonly string[]; update: readonly string[] },
+  conflict?: Conflict,
 ): string => {
-  const key = `${dialect}|${table}|${columns.join(',')}|${rowCount}|${conflict?.columns.join(',')}|${conflict?.update.join(',')}`;
+  const key = `${dialect}|${table}|${columns.join(',')}|${rowCount}|${conflict?.columns.join(',')}|${conflict?.update.join(',')}|${conflict?.returning?.join(',')}`;
   const cached = sqlCache.get(key);
   if (cached) return cached;
   let n = 0;
@@ -30,6 +37,7 @@ const statement = (
       conflict.update.length === 0
         ? 'do nothing'
         : `do update set ${conflict.update.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    if (conflict.returning) text += ` returning ${conflict.returning.join(',')}`;
   }
   if (sqlCache.size > 200) sqlCache.clear();
   sqlCache.set(key, text);
@@ -48,14 +56,17 @@ export const bulkInsert = async (
   table: string,
   columns: readonly string[],
   rows: unknown[][],
-  conflict?: { columns: readonly string[]; update: readonly string[] },
-): Promise<void> => {
+  conflict?: Conflict,
+): Promise<Record<string, unknown>[]> => {
   const perChunk = Math.max(1, Math.floor(maxParams[dialect] / columns.length));
+  const written: Record<string, unknown>[] = [];
   for (let i = 0; i < rows.length; i += perChunk) {
     const chunk = rows.slice(i, i + perChunk);
     const params = chunk.flat();
-    await db.executeQuery(
+    const result = await db.executeQuery<Record<string, unknown>>(
       CompiledQuery.raw(statement(dialect, table, columns, chunk.length, conflict), params),
     );
+    if (conflict?.returning) written.push(...result.rows);
   }
+  return written;
 };

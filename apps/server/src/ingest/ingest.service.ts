@@ -1,58 +1,53 @@
-import { parseTopic, StatusPayloadSchema, TelemetryMessageSchema } from '@fbox/contracts';
+import { parseTopic, StatusPayloadSchema, TelemetryMessageSchema, telemetryClock } from '@fbox/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommandService } from '../devices/command.service.js';
+import type { FboxIdentity } from '../devices/device.repository.js';
 import type { DeviceService } from '../devices/device.service.js';
 import type { Clock } from '../lib/clock.js';
 import type { LiveEvents } from '../realtime/live-events.js';
+import { IngestCounters, type IngestStats } from './ingest-counters.js';
 import type { StatusService } from './status.service.js';
 import type { QueuedTelemetry, TelemetryWriter } from './telemetry-writer.js';
 
-/** Ingest counters since start (served by the API as the ingest health figures). */
-export interface IngestStats {
-  /** Telemetry messages received. */
-  messages: number;
-  /** Miner samples written. */
-  samples: number;
-  /** Messages refused: malformed, invalid, unknown device, foreign topic, bad credentials. */
-  rejected: number;
-  /** Telemetry messages whose seq was already applied. */
-  duplicates: number;
-  batches: number;
-  lastBatchMs: number;
-  avgBatchMs: number;
-}
+export type { IngestStats } from './ingest-counters.js';
 
 export interface IngestOptions {
-  /** Flush when this many messages are queued… */
+  /** A batch holds at most this many messages… */
   maxMessages: number;
-  /** …or this many miner samples… */
+  /** …and this many miner samples. */
   maxSamples: number;
-  /** …or this long after the first queued message. */
-  maxDelayMs: number;
+  /**
+   * Miner samples waiting for the writer beyond which new telemetry waits for room: its
+   * acknowledgement is held back, and the broker reads nothing more from that gateway meanwhile.
+   */
+  maxQueuedSamples: number;
+}
+
+/** A queued message and the acknowledgement waiting on it. */
+interface Waiting extends QueuedTelemetry {
+  settle: (error?: Error) => void;
 }
 
 /**
- * MQTT ingest: validates each gateway message with the contract schema, queues telemetry and
- * writes it in batches (size or time), applies status and acks. A bad message is counted and
- * logged with its reason and changes nothing; a failed batch is retried message by message so one
- * bad message cannot take the others down with it.
+ * MQTT ingest: validates each gateway message with the contract schema, writes telemetry in
+ * batches and applies status and acks. `handle` settles only once the message's outcome is
+ * committed, and the transports acknowledge (PUBACK) only then, so a crash can lose nothing a
+ * gateway was told we have; a write that fails is not acknowledged and the gateway sends it again.
+ *
+ * Batches are group commits: the writer takes everything queued, and what arrives while it writes
+ * forms the next batch, so batches grow with load and nothing waits on a timer. A bad message is
+ * counted and logged with its reason, changes nothing and is acknowledged (sending it again would
+ * not make it good); a failed batch is retried message by message so one bad message cannot take
+ * the others down with it.
  */
 export class IngestService {
-  private queue: { deviceId: string; msg: QueuedTelemetry['msg'] }[] = [];
+  private queue: Waiting[] = [];
   private queuedSamples = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private writing: Promise<void> | null = null;
+  /** Telemetry waiting for room in the queue (backpressure). */
+  private readonly roomWaiters: (() => void)[] = [];
   private readonly pending = new Set<Promise<unknown>>();
-  private totalBatchMs = 0;
-  private readonly counters: IngestStats = {
-    messages: 0,
-    samples: 0,
-    rejected: 0,
-    duplicates: 0,
-    batches: 0,
-    lastBatchMs: 0,
-    avgBatchMs: 0,
-  };
+  private readonly counters = new IngestCounters();
 
   constructor(
     private readonly deps: {
@@ -64,50 +59,78 @@ export class IngestService {
       clock: Clock;
       log: FastifyBaseLogger;
     },
-    private readonly options: IngestOptions = { maxMessages: 500, maxSamples: 20_000, maxDelayMs: 250 },
+    private readonly options: IngestOptions = {
+      maxMessages: 500,
+      maxSamples: 20_000,
+      maxQueuedSamples: 100_000,
+    },
   ) {}
 
-  stats(): IngestStats {
-    return { ...this.counters };
+  /** Counters since start: of one master account's devices, or of the whole process. */
+  stats(ownerId?: number): IngestStats {
+    return this.counters.read(ownerId);
   }
 
   /** Counts a message the broker refused (foreign topic, wrong credentials). */
-  reject(reason: string, details: Record<string, unknown> = {}): void {
-    this.counters.rejected++;
+  reject(reason: string, details: Record<string, unknown> = {}, fbox?: FboxIdentity): void {
+    this.counters.add('rejected', fbox?.owner_id);
     this.deps.log.warn({ ...details, reason }, 'MQTT message rejected');
   }
 
-  /** Entry point for every message from the broker. Never throws. */
-  handle(topic: string, payload: Buffer): void {
+  /**
+   * Entry point for every gateway message. Resolves when its outcome is durable (or it was refused
+   * and counted); rejects only when it could not be stored, in which case it must not be
+   * acknowledged.
+   */
+  handle(topic: string, payload: Buffer): Promise<void> {
     const parsed = parseTopic(topic);
-    if (!parsed || parsed.kind === 'cmd') return;
-    if (parsed.kind === 'telemetry') this.onTelemetry(parsed.deviceId, payload);
-    else if (parsed.kind === 'ack') this.track(this.deps.commands.handleAck(parsed.deviceId, payload));
-    else this.track(this.onStatus(parsed.deviceId, payload));
+    if (!parsed || parsed.kind === 'cmd') return Promise.resolve();
+    const work =
+      parsed.kind === 'telemetry'
+        ? this.onTelemetry(parsed.deviceId, payload)
+        : parsed.kind === 'ack'
+          ? this.deps.commands.handleAck(parsed.deviceId, payload)
+          : this.onStatus(parsed.deviceId, payload);
+    const tracked = work.then(
+      () => undefined,
+      (error: unknown) => {
+        this.deps.log.error({ err: error, topic }, 'MQTT message not stored; it will not be acknowledged');
+        throw error;
+      },
+    );
+    this.pending.add(tracked);
+    void tracked.catch(() => {}).finally(() => this.pending.delete(tracked));
+    return tracked;
   }
 
-  private onTelemetry(deviceId: string, payload: Buffer): void {
-    this.counters.messages++;
+  private async onTelemetry(deviceId: string, payload: Buffer): Promise<void> {
+    const fbox = await this.deps.devices.findByDeviceId(deviceId);
+    this.counters.add('messages', fbox?.owner_id);
+    if (!fbox) return this.reject('unknown device', { deviceId });
     let json: unknown;
     try {
       json = JSON.parse(payload.toString('utf8'));
     } catch (error) {
-      this.reject('malformed JSON', { deviceId, error: (error as Error).message });
-      return;
+      return this.reject('malformed JSON', { deviceId, error: (error as Error).message }, fbox);
     }
     const result = TelemetryMessageSchema.safeParse(json);
     if (!result.success) {
       const issue = result.error.issues[0]!;
-      this.reject('schema', { deviceId, path: issue.path.join('.'), message: issue.message });
-      return;
+      return this.reject('schema', { deviceId, path: issue.path.join('.'), message: issue.message }, fbox);
     }
-    this.queue.push({ deviceId, msg: result.data });
-    this.queuedSamples += result.data.miners.length;
-    if (this.queue.length >= this.options.maxMessages || this.queuedSamples >= this.options.maxSamples) {
-      void this.flush();
-    } else {
-      this.timer ??= setTimeout(() => void this.flush(), this.options.maxDelayMs);
+    const msg = result.data;
+    const now = this.deps.clock();
+    if (msg.ts > now + telemetryClock.maxAheadMs || msg.ts < now - telemetryClock.maxBehindMs) {
+      return this.reject('timestamp out of range', { deviceId, seq: msg.seq, ts: msg.ts, now }, fbox);
     }
+    while (this.queuedSamples >= this.options.maxQueuedSamples) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    }
+    await new Promise<void>((resolve, reject) => {
+      this.queue.push({ fbox, msg, settle: (error) => (error ? reject(error) : resolve()) });
+      this.queuedSamples += msg.miners.length;
+      this.writing ??= this.writeAll();
+    });
   }
 
   private async onStatus(deviceId: string, payload: Buffer): Promise<void> {
@@ -118,73 +141,87 @@ export class IngestService {
       .trim()
       .replace(/^"(.*)"$/, '$1');
     const status = StatusPayloadSchema.safeParse(text);
-    if (!status.success) return this.reject('status', { deviceId, payload: text.slice(0, 64) });
     const fbox = await this.deps.devices.findByDeviceId(deviceId);
     if (!fbox) return this.reject('unknown device', { deviceId });
+    if (!status.success) return this.reject('status', { deviceId, payload: text.slice(0, 64) }, fbox);
     if (status.data === 'online') await this.deps.status.markOnline(fbox);
     else await this.deps.status.markOffline(fbox);
   }
 
-  /** Writes everything queued so far; resolves when it and earlier flushes are done. */
-  flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.queue;
-    this.queue = [];
-    this.queuedSamples = 0;
-    this.flushing = this.flushing.then(() => (batch.length > 0 ? this.writeBatch(batch) : undefined));
-    return this.flushing;
+  /** Resolves once everything queued so far is written. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
   }
 
   /** Waits for queued telemetry, status and acks in progress (shutdown, tests). */
   async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-    await this.flush();
-  }
-
-  private track(promise: Promise<unknown>): void {
-    const tracked = promise
-      .catch((error: unknown) => this.deps.log.error({ err: error }, 'MQTT message handling failed'))
-      .finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
-  }
-
-  private async writeBatch(batch: { deviceId: string; msg: QueuedTelemetry['msg'] }[]): Promise<void> {
-    const started = performance.now();
-    const resolved: QueuedTelemetry[] = [];
-    for (const { deviceId, msg } of batch) {
-      const fbox = await this.deps.devices.findByDeviceId(deviceId);
-      if (fbox) resolved.push({ fbox, msg });
-      else this.reject('unknown device', { deviceId });
+    while (this.pending.size > 0 || this.writing) {
+      await Promise.allSettled([...this.pending, this.writing]);
     }
-    if (resolved.length === 0) return;
+  }
+
+  /** Writes batches until the queue is empty; what arrives meanwhile joins the next batch. */
+  private async writeAll(): Promise<void> {
+    // Let the messages of the same socket read (and other gateways' at the same moment) join.
+    await new Promise((resolve) => setImmediate(resolve));
     try {
-      await this.apply(resolved);
+      while (this.queue.length > 0) {
+        const batch = this.takeBatch();
+        await this.writeBatch(batch);
+        for (const wake of this.roomWaiters.splice(0)) wake();
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private takeBatch(): Waiting[] {
+    let samples = 0;
+    let n = 0;
+    while (n < this.queue.length && n < this.options.maxMessages) {
+      samples += this.queue[n]!.msg.miners.length;
+      n++;
+      if (samples >= this.options.maxSamples) break;
+    }
+    const batch = this.queue.splice(0, n);
+    this.queuedSamples -= samples;
+    return batch;
+  }
+
+  private async writeBatch(batch: Waiting[]): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.apply(batch);
+      for (const q of batch) q.settle();
     } catch (error) {
       this.deps.log.warn(
-        { err: error, messages: resolved.length },
+        { err: error, messages: batch.length },
         'telemetry batch failed; retrying one by one',
       );
       this.deps.writer.reset();
-      for (const q of resolved) {
+      for (const q of batch) {
         try {
           await this.apply([q]);
+          q.settle();
         } catch (single) {
-          this.reject('write failed', { deviceId: q.fbox.device_id, seq: q.msg.seq, error: String(single) });
+          this.counters.add('failed', q.fbox.owner_id);
+          q.settle(single instanceof Error ? single : new Error(String(single)));
         }
       }
     }
-    const ms = performance.now() - started;
-    this.counters.batches++;
-    this.counters.lastBatchMs = Math.round(ms * 10) / 10;
-    this.totalBatchMs += ms;
-    this.counters.avgBatchMs = Math.round((this.totalBatchMs / this.counters.batches) * 10) / 10;
+    this.counters.batch(
+      batch.map((q) => q.fbox.owner_id),
+      performance.now() - started,
+    );
   }
 
   private async apply(batch: QueuedTelemetry[]): Promise<void> {
     const result = await this.deps.writer.write(batch, this.deps.clock());
-    this.counters.duplicates += result.duplicates;
-    this.counters.samples += result.samples;
+    const applied = new Set(result.applied);
+    for (const q of batch) {
+      if (applied.has(q)) this.counters.add('samples', q.fbox.owner_id, q.msg.miners.length);
+      else this.counters.add('duplicates', q.fbox.owner_id);
+    }
     for (const fbox of result.cameOnline) {
       this.deps.live.publish({ type: 'status', areaId: fbox.area_id, fboxId: fbox.id, online: true });
     }

@@ -1,4 +1,4 @@
-import { topics } from '@fbox/contracts';
+import { telemetryClock, topics } from '@fbox/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedFbox } from '../devices/device.service.js';
@@ -89,14 +89,60 @@ describeDb('MQTT ingest', () => {
         });
       });
 
-      it('applies a redelivered seq once', async () => {
+      const boxState = () =>
+        t.app.db
+          .selectFrom('fbox_state')
+          .select(['last_seq', 'last_ts', 'meter1_energy_kwh'])
+          .where('fbox_id', '=', fbox.id)
+          .executeTakeFirstOrThrow();
+
+      it('applies a redelivered message once', async () => {
         const message = telemetry({ seq: 7, ts: t.clock.ms, miners: 2 });
         await publish(message);
         await publish(message);
-        await publish(telemetry({ seq: 5, ts: t.clock.ms, miners: 2 }));
+        await publish(message);
         await settle(3);
         expect(await count('miner_samples')).toBe(2);
+        expect(await count('fbox_samples')).toBe(1);
         expect(t.app.ingest.stats()).toMatchObject({ messages: 3, duplicates: 2, samples: 2 });
+      });
+
+      it('is not wedged by an absurd seq or a gateway whose counter restarted', async () => {
+        // Before: one message with the largest safe seq made every later one a "duplicate".
+        await publish(telemetry({ seq: Number.MAX_SAFE_INTEGER, ts: t.clock.ms - 2000, miners: 2 }));
+        await publish(telemetry({ seq: 1, ts: t.clock.ms - 1000, miners: 2 }));
+        await publish(telemetry({ seq: 2, ts: t.clock.ms, miners: 2 }));
+        // The restarted counter's first message again (a redelivery): still applied once.
+        await publish(telemetry({ seq: 1, ts: t.clock.ms - 1000, miners: 2 }));
+        await settle(4);
+        expect(await count('fbox_samples')).toBe(3);
+        expect(await count('miner_samples')).toBe(6);
+        expect(await boxState()).toEqual({ last_seq: 2, last_ts: t.clock.ms, meter1_energy_kwh: 1002 });
+        expect(t.app.ingest.stats()).toMatchObject({ messages: 4, duplicates: 1, samples: 6 });
+      });
+
+      it('adds a late, older message to history without turning the state back', async () => {
+        await publish(telemetry({ seq: 20, ts: t.clock.ms, miners: 1 }));
+        await settle(1);
+        await publish(telemetry({ seq: 19, ts: t.clock.ms - 5000, miners: 1 }));
+        await settle(2);
+        expect(await count('miner_samples')).toBe(2);
+        expect(await boxState()).toEqual({ last_seq: 20, last_ts: t.clock.ms, meter1_energy_kwh: 1020 });
+      });
+
+      it('refuses and counts timestamps far in the future or the past, storing nothing', async () => {
+        await publish(telemetry({ seq: 1, ts: t.clock.ms + telemetryClock.maxAheadMs + 1000, miners: 1 }));
+        await publish(telemetry({ seq: 2, ts: t.clock.ms - telemetryClock.maxBehindMs - 1000, miners: 1 }));
+        await publish(telemetry({ seq: 3, ts: 9_999_999_999_999, miners: 1 }));
+        await settle(3);
+        expect(t.app.ingest.stats()).toMatchObject({ messages: 3, rejected: 3, samples: 0 });
+        expect(await count('fbox_samples')).toBe(0);
+        expect(await count('miner_state')).toBe(0);
+        // Within the window (a gateway's clock a little ahead, a backlog a day old) is fine.
+        await publish(telemetry({ seq: 4, ts: t.clock.ms + 60_000, miners: 1 }));
+        await publish(telemetry({ seq: 5, ts: t.clock.ms - 86_400_000, miners: 1 }));
+        await settle(5);
+        expect(await count('fbox_samples')).toBe(2);
       });
 
       it('rejects malformed and invalid messages and changes nothing', async () => {

@@ -70,6 +70,7 @@ export const tankSampleColumns = ['tank_id', 'ts', 'oil_in_temp', 'oil_out_temp'
 export const fboxSampleColumns = [
   'fbox_id',
   'ts',
+  'seq',
   'power_kw',
   'temperature',
   'humidity',

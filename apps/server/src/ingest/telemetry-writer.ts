@@ -38,10 +38,15 @@ export interface BatchResult {
 type Trx = Transaction<DB>;
 type MinerRef = { id: number; tankId: number | null };
 
+/** A message's identity: a redelivery repeats all three. */
+const messageKey = (fboxId: number, seq: number, ts: number) => `${fboxId}:${seq}:${ts}`;
+
 /**
- * Writes a batch of validated telemetry in one transaction: claims each message's seq on its FBOX
- * state row (a duplicate claims nothing and is skipped), then upserts tank and miner state and
- * appends history. Ids of tanks and miners are cached; new ones enter the cache only after commit.
+ * Writes a batch of validated telemetry in one transaction. Inserting each message's box sample is
+ * its claim: `(fbox_id, ts, seq)` is unique, so a redelivery claims nothing and is skipped, however
+ * the batches fell, in whichever process. Claimed messages add tank and miner history; the newest of
+ * each box (by `ts`, never older than the state already there) also becomes its latest state. Ids
+ * of tanks and miners are cached; new ones enter the cache only after commit.
  */
 export class TelemetryWriter {
   private readonly tanks = new Map<string, number>();
@@ -56,57 +61,93 @@ export class TelemetryWriter {
     const newTanks = new Map<string, number>();
     const newMiners = new Map<string, MinerRef>();
     const result = await this.db.transaction().execute(async (trx) => {
-      // Arrival order within a box (the sort is stable): a seq at or below one already applied is
-      // a duplicate wherever the batch boundaries fell.
-      const sorted = [...batch].sort((a, b) => a.fbox.id - b.fbox.id);
-      const fboxIds = [...new Set(sorted.map((q) => q.fbox.id))];
-      const before = new Map(
-        (
-          await trx
-            .selectFrom('fbox_state')
-            .select(['fbox_id', 'online', 'energy_day', 'energy_day_start_kwh'])
-            .where('fbox_id', 'in', fboxIds)
-            .execute()
-        ).map((r) => [r.fbox_id, r]),
-      );
-      const applied: QueuedTelemetry[] = [];
-      const cameOnline = new Map<number, FboxIdentity>();
-      for (const q of sorted) {
-        const prev = before.get(q.fbox.id);
-        if (!prev) continue;
-        const energy = meterEnergy(q.msg);
-        const day = dayOf(now);
-        // "Today" is the UTC day; a new day or a meter reset (energy fell) restarts the count.
-        const restart = prev.energy_day !== day || energy < prev.energy_day_start_kwh;
-        const claimed = await trx
-          .updateTable('fbox_state')
-          .set({
-            ...boxStateValues(q.msg),
-            online: 1,
-            last_seen_at: now,
-            last_seq: q.msg.seq,
-            updated_at: now,
-            ...(restart && { energy_day: day, energy_day_start_kwh: energy }),
-          })
-          .where('fbox_id', '=', q.fbox.id)
-          .where('last_seq', '<', q.msg.seq)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) === 0) continue;
-        if (restart) before.set(q.fbox.id, { ...prev, energy_day: day, energy_day_start_kwh: energy });
-        if (prev.online === 0) cameOnline.set(q.fbox.id, q.fbox);
-        applied.push(q);
-      }
-      const samples = await this.writeDevices(trx, applied, now, newTanks, newMiners);
-      return {
-        applied,
-        duplicates: batch.length - applied.length,
-        samples,
-        cameOnline: [...cameOnline.values()],
-      };
+      const applied = await this.claim(trx, batch);
+      // Oldest first within each box, so the last one written to the state is the newest.
+      applied.sort((a, b) => a.fbox.id - b.fbox.id || a.msg.ts - b.msg.ts);
+      const { current, cameOnline } = await this.updateBoxes(trx, applied, now);
+      const samples = await this.writeDevices(trx, applied, current, now, newTanks, newMiners);
+      return { applied, duplicates: batch.length - applied.length, samples, cameOnline };
     });
     for (const [k, v] of newTanks) this.tanks.set(k, v);
     for (const [k, v] of newMiners) this.miners.set(k, v);
     return result;
+  }
+
+  /** Inserts the box samples; the messages whose sample was new are the ones to apply. */
+  private async claim(trx: Trx, batch: QueuedTelemetry[]): Promise<QueuedTelemetry[]> {
+    const unique = new Map<string, QueuedTelemetry>();
+    for (const q of batch) {
+      const key = messageKey(q.fbox.id, q.msg.seq, q.msg.ts);
+      if (!unique.has(key)) unique.set(key, q);
+    }
+    const rows = [...unique.values()].map(({ fbox, msg }) => [
+      fbox.id,
+      msg.ts,
+      msg.seq,
+      msg.box.power_kw,
+      msg.box.temperature,
+      msg.box.humidity,
+      hashrateTotal(msg),
+      meterEnergy(msg),
+    ]);
+    const claimed = await bulkInsert(trx, this.dialect, 'fbox_samples', fboxSampleColumns, rows, {
+      columns: ['fbox_id', 'ts', 'seq'],
+      update: [],
+      returning: ['fbox_id', 'ts', 'seq'],
+    });
+    const keys = new Set(claimed.map((r) => messageKey(Number(r.fbox_id), Number(r.seq), Number(r.ts))));
+    return [...unique.entries()].filter(([key]) => keys.has(key)).map(([, q]) => q);
+  }
+
+  /**
+   * Moves each box's latest state forward to its newest claimed message. The `last_ts` guard keeps
+   * a late, older message (another process's batch, a gateway's backlog) from turning it back.
+   */
+  private async updateBoxes(
+    trx: Trx,
+    applied: QueuedTelemetry[],
+    now: number,
+  ): Promise<{ current: Set<QueuedTelemetry>; cameOnline: FboxIdentity[] }> {
+    const current = new Set<QueuedTelemetry>();
+    const cameOnline = new Map<number, FboxIdentity>();
+    const fboxIds = [...new Set(applied.map((q) => q.fbox.id))];
+    if (fboxIds.length === 0) return { current, cameOnline: [] };
+    const before = new Map(
+      (
+        await trx
+          .selectFrom('fbox_state')
+          .select(['fbox_id', 'online', 'energy_day', 'energy_day_start_kwh'])
+          .where('fbox_id', 'in', fboxIds)
+          .execute()
+      ).map((r) => [r.fbox_id, r]),
+    );
+    for (const q of applied) {
+      const prev = before.get(q.fbox.id);
+      if (!prev) continue;
+      const energy = meterEnergy(q.msg);
+      const day = dayOf(now);
+      // "Today" is the UTC day; a new day or a meter reset (energy fell) restarts the count.
+      const restart = prev.energy_day !== day || energy < prev.energy_day_start_kwh;
+      const updated = await trx
+        .updateTable('fbox_state')
+        .set({
+          ...boxStateValues(q.msg),
+          online: 1,
+          last_seen_at: now,
+          last_seq: q.msg.seq,
+          last_ts: q.msg.ts,
+          updated_at: now,
+          ...(restart && { energy_day: day, energy_day_start_kwh: energy }),
+        })
+        .where('fbox_id', '=', q.fbox.id)
+        .where('last_ts', '<=', q.msg.ts)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) continue;
+      if (restart) before.set(q.fbox.id, { ...prev, energy_day: day, energy_day_start_kwh: energy });
+      if (prev.online === 0) cameOnline.set(q.fbox.id, q.fbox);
+      current.add(q);
+    }
+    return { current, cameOnline: [...cameOnline.values()] };
   }
 
   /** Forgets cached ids (after a failed batch: a cached id might belong to a deleted device). */
@@ -118,6 +159,7 @@ export class TelemetryWriter {
   private async writeDevices(
     trx: Trx,
     applied: QueuedTelemetry[],
+    current: Set<QueuedTelemetry>,
     now: number,
     newTanks: Map<string, number>,
     newMiners: Map<string, MinerRef>,
@@ -126,13 +168,15 @@ export class TelemetryWriter {
     const tankSamples: unknown[][] = [];
     const minerState = new Map<number, unknown[]>();
     const minerSamples: unknown[][] = [];
-    const fboxSamples: unknown[][] = [];
-    for (const { fbox, msg } of applied) {
+    for (const q of applied) {
+      const { fbox, msg } = q;
+      const isCurrent = current.has(q);
       const tankIds = new Map<number, number>();
       for (const t of msg.tanks) {
         const tankId = await this.tankId(trx, fbox, t.no, now, newTanks);
         tankIds.set(t.no, tankId);
-        tankState.set(tankId, tankStateRow(t, { tankId, areaId: fbox.area_id, fboxId: fbox.id }, now));
+        if (isCurrent)
+          tankState.set(tankId, tankStateRow(t, { tankId, areaId: fbox.area_id, fboxId: fbox.id }, now));
         tankSamples.push(tankSampleRow(t, tankId, msg.ts));
       }
       const tankOf = async (no: number | null) =>
@@ -140,6 +184,8 @@ export class TelemetryWriter {
       const refs = await this.minerRefs(trx, fbox, msg, now, newMiners);
       for (const m of msg.miners) {
         const ref = refs.get(m.sn)!;
+        minerSamples.push(minerSampleRow(m, ref.id, msg.ts));
+        if (!isCurrent) continue;
         const tankId = await tankOf(m.tank_no);
         if (ref.tankId !== tankId) {
           await trx.updateTable('miners').set({ tank_id: tankId }).where('id', '=', ref.id).execute();
@@ -147,18 +193,7 @@ export class TelemetryWriter {
         }
         const placement = { minerId: ref.id, areaId: fbox.area_id, fboxId: fbox.id, tankId };
         minerState.set(ref.id, minerStateRow(m, placement, now));
-        minerSamples.push(minerSampleRow(m, ref.id, msg.ts));
       }
-      const box = msg.box;
-      fboxSamples.push([
-        fbox.id,
-        msg.ts,
-        box.power_kw,
-        box.temperature,
-        box.humidity,
-        hashrateTotal(msg),
-        meterEnergy(msg),
-      ]);
     }
     const upsert = (columns: readonly string[], update: readonly string[]) => ({ columns, update });
     await bulkInsert(
@@ -179,7 +214,6 @@ export class TelemetryWriter {
       upsert(['miner_id'], minerStateUpdate),
     );
     await bulkInsert(trx, this.dialect, 'miner_samples', minerSampleColumns, minerSamples);
-    await bulkInsert(trx, this.dialect, 'fbox_samples', fboxSampleColumns, fboxSamples);
     return minerSamples.length;
   }
 

@@ -5,7 +5,7 @@ import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { listenOnFreeFallback } from '../lib/ports.js';
 import { type ClientIdentity, type ClientObserver, plainIp } from './client-tracker.js';
-import type { MqttMessageHandler, MqttRefusal, MqttTransport } from './transport.js';
+import { HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
 
 export interface Broker {
   port: number;
@@ -71,7 +71,7 @@ export const startBroker = async (
   log: FastifyBaseLogger,
 ): Promise<Broker & MqttTransport> => {
   const events = new EventEmitter<{ refused: [MqttRefusal] }>();
-  let handler: MqttMessageHandler = () => {};
+  const handler = new HandlerSlot();
   const refuse = (refusal: MqttRefusal) => {
     // Ingest counts and logs refusals; log here only when nobody listens.
     if (!events.emit('refused', refusal)) log.warn(refusal, 'MQTT client refused');
@@ -97,9 +97,19 @@ export const startBroker = async (
     authorizePublish: (client, packet, callback) => {
       // client is null for the server's own publishes (commands).
       if (!client) return callback(null);
-      if (mayPublish(client, packet.topic)) return callback(null);
-      refuse({ reason: 'foreign_topic', clientId: client.id, topic: packet.topic });
-      callback(new Error('Topic not allowed'));
+      if (!mayPublish(client, packet.topic)) {
+        refuse({ reason: 'foreign_topic', clientId: client.id, topic: packet.topic });
+        return callback(new Error('Topic not allowed'));
+      }
+      if (parseClientTopic(packet.topic)) return callback(null);
+      // aedes writes the PUBACK once this calls back: a gateway's telemetry, status and acks are
+      // acknowledged only when ingest has stored them. Until then aedes reads nothing more from this
+      // client's socket, which is also the backpressure. A message that could not be stored fails
+      // here: the client is disconnected without the ack and sends it again when it reconnects.
+      handler.handle(packet.topic, packet.payload as Buffer).then(
+        () => callback(null),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
     },
     authorizeSubscribe: (client, subscription, callback) => {
       const deviceId = deviceIdOf(client);
@@ -133,13 +143,13 @@ export const startBroker = async (
     if (set?.delete(client) && set.size === 0) sessions.delete(key);
     options.observer?.disconnected(identity, client.id);
   });
+  // Gateway messages were handled before their ack (authorizePublish); hellos are seen here.
   aedes.on('publish', (packet, client) => {
     if (!client || packet.topic.startsWith('$SYS')) return;
     const announce = parseClientTopic(packet.topic);
     const identity = identityOf(client);
     if (announce && identity)
       options.observer?.announced(identity, client.id, announce, packet.payload as Buffer);
-    else handler(packet.topic, packet.payload as Buffer);
   });
 
   const server: Server = createServer(aedes.handle);
@@ -149,9 +159,7 @@ export const startBroker = async (
     kind: 'embedded',
     port,
     events,
-    onMessage: (h) => {
-      handler = h;
-    },
+    onMessage: (h) => handler.set(h),
     publish: (topic, payload, { qos, retain = false }) =>
       new Promise<void>((resolve, reject) =>
         aedes.publish(
@@ -184,7 +192,7 @@ export const startBroker = async (
         // aedes first: it disconnects the clients, so the server's close does not wait on them.
         await new Promise<void>((resolve) => aedes.close(() => resolve()));
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        handler = () => {};
+        handler.close();
       })();
       return closing;
     },

@@ -1,39 +1,64 @@
-import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { connectAsync } from 'mqtt';
-import type { MqttMessageHandler, MqttRefusal, MqttTransport } from './transport.js';
+import { connectAsync, type IPublishPacket } from 'mqtt';
+import { HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
+
+/** Messages the broker may have in flight to us at once (MQTT 5 Receive Maximum). */
+const receiveMaximum = 100;
 
 /**
  * The server as a client of an external broker (Mosquitto, EMQX) at MQTT_URL. Telemetry and acks
  * come through a shared subscription, so with N server processes each message reaches one of them.
  * Status is subscribed plainly by every process: brokers do not send retained messages to shared
  * subscriptions, and applying a status twice is harmless.
+ *
+ * The session is persistent under a client id stable across restarts (`MQTT_CLIENT_ID`), so what
+ * gateways publish while this process is down or restarting waits at the broker and is delivered
+ * when it is back. A message is acknowledged only once ingest has stored it (mqtt.js sends the
+ * PUBACK when `handleMessage` calls back); one that could not be stored is not acknowledged, and
+ * the connection is dropped so the broker delivers it again on reconnect.
  */
 export const connectExternal = async (
   options: {
     url: string;
     shareGroup: string;
+    clientId: string;
+    /** How long the broker keeps our session (subscriptions, unacknowledged and queued messages). */
+    sessionExpirySeconds: number;
     /** Sees hello and status messages of gateways and agents (client key records). */
     observe?: (topic: string, payload: Buffer) => void;
   },
   log: FastifyBaseLogger,
 ): Promise<MqttTransport> => {
-  let handler: MqttMessageHandler = () => {};
+  const handler = new HandlerSlot();
   const client = await connectAsync(options.url, {
-    clientId: `fbox-server-${randomBytes(6).toString('hex')}`,
-    clean: true,
+    clientId: options.clientId,
+    clean: false,
     protocolVersion: 5,
+    properties: { sessionExpiryInterval: options.sessionExpirySeconds, receiveMaximum },
     reconnectPeriod: 2000,
     connectTimeout: 10_000,
+    // Nothing of ours is queued while offline: commands have their own timeouts and retries.
+    queueQoSZero: false,
   });
-  client.on('message', (topic, payload) => {
-    if (topic.startsWith('agent/') || topic.endsWith('/hello')) options.observe?.(topic, payload);
-    else {
-      if (topic.endsWith('/status')) options.observe?.(topic, payload);
-      handler(topic, payload);
+  client.handleMessage = (packet: IPublishPacket, done) => {
+    const topic = packet.topic;
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    if (topic.startsWith('agent/') || topic.endsWith('/hello')) {
+      options.observe?.(topic, payload);
+      return done();
     }
-  });
+    if (topic.endsWith('/status')) options.observe?.(topic, payload);
+    handler.handle(topic, payload).then(
+      () => done(),
+      (error: unknown) => {
+        // No PUBACK. The broker resends an unacknowledged message only on a new connection.
+        log.warn({ err: error, topic }, 'MQTT message not stored; reconnecting so the broker resends it');
+        done(error instanceof Error ? error : new Error(String(error)));
+        client.stream.destroy();
+      },
+    );
+  };
   client.on('error', (error) => log.warn({ err: error }, 'MQTT client error'));
   client.on('reconnect', () => log.info('MQTT client reconnecting'));
   const share = `$share/${options.shareGroup}`;
@@ -50,15 +75,13 @@ export const connectExternal = async (
   return {
     kind: 'external',
     events: new EventEmitter<{ refused: [MqttRefusal] }>(),
-    onMessage: (h) => {
-      handler = h;
-    },
+    onMessage: (h) => handler.set(h),
     publish: async (topic, payload, { qos, retain = false }) => {
       await client.publishAsync(topic, payload, { qos, retain });
     },
     close: () => {
       closing ??= client.endAsync().then(() => {
-        handler = () => {};
+        handler.close();
       });
       return closing;
     },

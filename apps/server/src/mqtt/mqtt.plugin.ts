@@ -22,6 +22,10 @@ export interface MqttOptions {
   url: string | undefined;
   /** Shared-subscription group on an external broker; tests use their own so runs do not mix. */
   shareGroup?: string;
+  /** Client id on an external broker, stable across restarts. */
+  clientId: string;
+  /** How long the external broker keeps our session (and what arrives for it) while we are away. */
+  sessionExpirySeconds: number;
 }
 
 /**
@@ -34,11 +38,16 @@ export const mqttPlugin = fp<MqttOptions>(
     let transport: MqttTransport;
     const tracker = new ClientTracker(app.db, app.clock, app.devices, app.log);
     if (options.url) {
-      app.log.info({ url: options.url.replace(/\/\/[^@]*@/, '//***@') }, 'using external MQTT broker');
+      app.log.info(
+        { url: options.url.replace(/\/\/[^@]*@/, '//***@'), clientId: options.clientId },
+        'using external MQTT broker',
+      );
       transport = await connectExternal(
         {
           url: options.url,
           shareGroup: options.shareGroup ?? 'fbox-ingest',
+          clientId: options.clientId,
+          sessionExpirySeconds: options.sessionExpirySeconds,
           observe: (topic, payload) => tracker.observe(topic, payload),
         },
         app.log,

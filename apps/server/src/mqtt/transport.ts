@@ -1,7 +1,11 @@
 import type { EventEmitter } from 'node:events';
 
-/** A message from a gateway: its topic and raw payload. */
-export type MqttMessageHandler = (topic: string, payload: Buffer) => void;
+/**
+ * A message from a gateway: its topic and raw payload. Resolves once the message's outcome is stored;
+ * only then is it acknowledged (PUBACK). Rejects when it could not be stored: it is not acknowledged,
+ * and the gateway sends it again.
+ */
+export type MqttMessageHandler = (topic: string, payload: Buffer) => Promise<void>;
 
 /** Why the broker turned a gateway away; ingest counts these as rejected messages. */
 export interface MqttRefusal {
@@ -20,8 +24,34 @@ export interface MqttTransport {
   /** Emits `refused` (MqttRefusal) for connections and publishes the broker denied. */
   events: EventEmitter<{ refused: [MqttRefusal] }>;
   publish(topic: string, payload: string, options: { qos: 0 | 1; retain?: boolean }): Promise<void>;
-  /** Telemetry, status and ack messages from gateways; one handler (ingest). */
+  /** Telemetry, status and ack messages from gateways; one handler (ingest), acknowledged after it. */
   onMessage(handler: MqttMessageHandler): void;
   /** Stops delivering messages and closes the connection or broker; safe to call twice. */
   close(): Promise<void>;
+}
+
+/**
+ * Where a transport sends gateway messages. Until ingest installs its handler, messages wait (they
+ * are not acknowledged: a persistent session can deliver its backlog the moment we connect); after
+ * `close`, they are refused, so nothing is acknowledged that nobody stored.
+ */
+export class HandlerSlot {
+  private install!: (handler: MqttMessageHandler) => void;
+  private readonly installed = new Promise<MqttMessageHandler>((resolve) => {
+    this.install = resolve;
+  });
+  private current: MqttMessageHandler = async (topic, payload) => (await this.installed)(topic, payload);
+
+  set(handler: MqttMessageHandler): void {
+    this.current = handler;
+    this.install(handler);
+  }
+
+  close(): void {
+    const closed: MqttMessageHandler = () => Promise.reject(new Error('MQTT transport closed'));
+    this.current = closed;
+    this.install(closed);
+  }
+
+  readonly handle: MqttMessageHandler = (topic, payload) => this.current(topic, payload);
 }

@@ -118,7 +118,12 @@ export const buildTestApp = async (
       webDist: join(tmpdir(), 'fbox-no-web-dist'),
       demo: false,
       ...(options.mqtt && { mqttPort: 0, mqttPortExplicit: true, host: '127.0.0.1' }),
-      ...(external && { mqttUrl: process.env.TEST_MQTT_URL }),
+      // A session of its own that ends with the app, so no test leaves messages queued at the broker.
+      ...(external && {
+        mqttUrl: process.env.TEST_MQTT_URL,
+        mqttClientId: `fbox-test-${randomBytes(6).toString('hex')}`,
+        mqttSessionExpirySeconds: 0,
+      }),
       ...options.config,
     },
   });

@@ -28,6 +28,8 @@ describeDb('FBOX configuration round trip with the simulator', () => {
     slowBox = await createFbox(t.app, areaId, { kind: 'air', tanks: 0 });
     simulator = await startSimulator({
       brokerUrl: brokerUrl(t.app),
+      // Telemetry is stamped by the app's clock: ingest refuses times far from its own.
+      clock: t.clock,
       intervalMs: 60_000,
       reportAfterCommandMs: 100,
       gateways: [

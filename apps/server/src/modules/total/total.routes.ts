@@ -3,5 +3,6 @@ import type { HandlersFor } from '../../http/legacy/handler.js';
 /** Legacy HTTP handlers of the home summary and the ingest counters. */
 export const totalHandlers: HandlersFor<'appIndex' | 'ingestStats'> = {
   appIndex: ({ app, user, input }) => app.totals.appIndex(user, input.area_id),
-  ingestStats: async ({ app }) => ({ ...app.ingest.stats() }),
+  // The account's own devices only: other tenants' traffic is not theirs to see.
+  ingestStats: async ({ app, user }) => ({ ...app.ingest.stats(user.masterId) }),
 };
