@@ -157,6 +157,7 @@ export const startBroker = async (
   let closing: Promise<void> | undefined;
   return {
     kind: 'embedded',
+    ready: async () => {},
     port,
     events,
     onMessage: (h) => handler.set(h),

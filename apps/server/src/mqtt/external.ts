@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { connectAsync, type IPublishPacket } from 'mqtt';
+import { connect, type IPublishPacket } from 'mqtt';
 import { HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
 
 /** Messages the broker may have in flight to us at once (MQTT 5 Receive Maximum). */
@@ -31,7 +31,9 @@ export const connectExternal = async (
   log: FastifyBaseLogger,
 ): Promise<MqttTransport> => {
   const handler = new HandlerSlot();
-  const client = await connectAsync(options.url, {
+  // Not connectAsync: the handler must be in place before the CONNACK, since a resumed session
+  // delivers its backlog right behind it, and mqtt.js's default handler would acknowledge it unstored.
+  const client = connect(options.url, {
     clientId: options.clientId,
     clean: false,
     protocolVersion: 5,
@@ -59,10 +61,23 @@ export const connectExternal = async (
       },
     );
   };
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => {
+      client.off('error', reject);
+      resolve();
+    });
+    client.once('error', reject);
+  }).catch((error: unknown) => {
+    client.end(true);
+    throw error;
+  });
   client.on('error', (error) => log.warn({ err: error }, 'MQTT client error'));
   client.on('reconnect', () => log.info('MQTT client reconnecting'));
   const share = `$share/${options.shareGroup}`;
-  await client.subscribeAsync({
+  // Not awaited here: a resumed session delivers its backlog at once, and mqtt.js handles packets in
+  // order, so the SUBACK waits behind messages that wait for ingest's handler (installed after this
+  // plugin). `ready` is awaited once every plugin is in (onReady).
+  const subscribed = client.subscribeAsync({
     [`${share}/fbox/+/telemetry`]: { qos: 1 },
     [`${share}/fbox/+/cmd/ack`]: { qos: 1 },
     'fbox/+/status': { qos: 1 },
@@ -71,9 +86,16 @@ export const connectExternal = async (
     'agent/+/+/hello': { qos: 1 },
     'agent/+/+/status': { qos: 1 },
   });
+  void subscribed.catch(() => {});
   let closing: Promise<void> | undefined;
   return {
     kind: 'external',
+    ready: async () => {
+      const granted = await subscribed;
+      const refused = granted.filter((g) => g.qos > 2);
+      if (refused.length > 0)
+        throw new Error(`MQTT subscriptions refused: ${refused.map((g) => g.topic).join(', ')}`);
+    },
     events: new EventEmitter<{ refused: [MqttRefusal] }>(),
     onMessage: (h) => handler.set(h),
     publish: async (topic, payload, { qos, retain = false }) => {

@@ -71,6 +71,8 @@ export const mqttPlugin = fp<MqttOptions>(
     app.decorate('mqtt', transport);
     app.decorate('mqttClients', tracker);
     app.commands.setTransport(transport);
+    // Once every plugin is in, so ingest's handler is there for what a resumed session delivers.
+    app.addHook('onReady', () => transport.ready());
     app.addHook('onClose', async () => {
       app.commands.setTransport(null);
       app.devices.setSessionCloser(null);

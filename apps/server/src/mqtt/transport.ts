@@ -21,6 +21,8 @@ export interface MqttRefusal {
  */
 export interface MqttTransport {
   kind: 'embedded' | 'external';
+  /** Resolves when the transport receives messages (its subscriptions are granted); rejects if refused. */
+  ready(): Promise<void>;
   /** Emits `refused` (MqttRefusal) for connections and publishes the broker denied. */
   events: EventEmitter<{ refused: [MqttRefusal] }>;
   publish(topic: string, payload: string, options: { qos: 0 | 1; retain?: boolean }): Promise<void>;
