@@ -3,7 +3,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedFbox } from '../devices/device.service.js';
 import { buildTestApp, describeDb, type TestApp, testBrokers } from '../test/build-test-app.js';
-import { createArea, createFbox, createMaster } from '../test/factories.js';
+import { createArea, createFbox, createMaster, get, login, type TestUser } from '../test/factories.js';
 import { brokerUrl, connectGateway, telemetry, waitFor } from '../test/mqtt-client.js';
 
 describeDb('MQTT ingest', () => {
@@ -11,12 +11,14 @@ describeDb('MQTT ingest', () => {
     describe(`${broker} broker`, () => {
       let t: TestApp;
       let fbox: CreatedFbox;
+      let master: TestUser;
       let gateway: MqttClient;
       const retained: string[] = [];
 
       beforeEach(async () => {
         t = await buildTestApp({ mqtt: broker });
-        const area = await createArea(t.app, (await createMaster(t.app)).id);
+        master = await createMaster(t.app);
+        const area = await createArea(t.app, master.id);
         fbox = await createFbox(t.app, area.id, { tanks: 1, reporting_interval_s: 30 });
         gateway = await connectGateway(t.app, fbox);
       });
@@ -143,6 +145,23 @@ describeDb('MQTT ingest', () => {
         await publish(telemetry({ seq: 5, ts: t.clock.ms - 86_400_000, miners: 1 }));
         await settle(5);
         expect(await count('fbox_samples')).toBe(2);
+      });
+
+      it('answers each account the counters of its own devices only', async () => {
+        await publish(telemetry({ seq: 1, ts: t.clock.ms, miners: 3 }));
+        await publish('{not json');
+        await settle(2);
+        const other = await createMaster(t.app);
+        const answer = async (user: TestUser) =>
+          (await get(t.app, '/index/fbox.total/ingest', {}, { token: await login(t.app, user) })).json().data;
+        expect(await answer(master)).toMatchObject({
+          messages: 2,
+          samples: 3,
+          rejected: 1,
+          duplicates: 0,
+        });
+        // Before: every master saw the whole server's figures.
+        expect(await answer(other)).toMatchObject({ messages: 0, samples: 0, rejected: 0, batches: 0 });
       });
 
       it('rejects malformed and invalid messages and changes nothing', async () => {

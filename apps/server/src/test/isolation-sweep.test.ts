@@ -93,7 +93,7 @@ const ownAccount: Partial<Record<EndpointName, string>> = {
   areaList: "lists the caller's own mines",
   areaCreate: 'creates a mine owned by the caller (master only)',
   unreadCount: "counts the caller's own notifications",
-  ingestStats: 'server-wide ingest counters, no tenant data (master only)',
+  ingestStats: "ingest counters of the caller's own devices (master only)",
   oplogUsers: "lists the users of the caller's own log records",
   subAccountList: "lists the caller's own sub-accounts (master only)",
   ruleList: "answers the caller's own role and rules",

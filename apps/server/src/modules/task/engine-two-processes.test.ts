@@ -153,6 +153,8 @@ const adminQuery = async (text: string) => {
         MQTT_URL: mqttUrl,
         // Their own group: other tests on the same broker must not take this deployment's acks.
         MQTT_SHARE_GROUP: schema,
+        // Sessions end with the processes: nothing stays queued at the broker for them.
+        MQTT_SESSION_EXPIRY_SECONDS: '0',
         DEMO: '0',
         HOST: '127.0.0.1',
         PORT: '0',
