@@ -96,7 +96,8 @@ export class DeviceRepository {
     return row.id;
   }
 
-  findFbox(id: number): Promise<FboxIdentity | undefined> {
+  /** FBOXes with what ingest and commands need to know of them, their mine's owner included. */
+  private identities() {
     return this.db
       .selectFrom('fboxes')
       .innerJoin('areas', 'areas.id', 'fboxes.area_id')
@@ -106,24 +107,15 @@ export class DeviceRepository {
         'areas.owner_id',
         'fboxes.device_id',
         'fboxes.reporting_interval_s',
-      ])
-      .where('fboxes.id', '=', id)
-      .executeTakeFirst();
+      ]);
+  }
+
+  findFbox(id: number): Promise<FboxIdentity | undefined> {
+    return this.identities().where('fboxes.id', '=', id).executeTakeFirst();
   }
 
   findByDeviceId(deviceId: string): Promise<FboxIdentity | undefined> {
-    return this.db
-      .selectFrom('fboxes')
-      .innerJoin('areas', 'areas.id', 'fboxes.area_id')
-      .select([
-        'fboxes.id',
-        'fboxes.area_id',
-        'areas.owner_id',
-        'fboxes.device_id',
-        'fboxes.reporting_interval_s',
-      ])
-      .where('fboxes.device_id', '=', deviceId)
-      .executeTakeFirst();
+    return this.identities().where('fboxes.device_id', '=', deviceId).executeTakeFirst();
   }
 
   findCredentials(username: string): Promise<{ device_id: string; mqtt_password: string } | undefined> {

@@ -22,7 +22,8 @@ export const freePort = () =>
     });
   });
 
-const adminQuery = async (text: string) => {
+/** One statement as the PostgreSQL superuser of the test server (create or drop a schema). */
+export const adminQuery = async (text: string) => {
   const client = new pg.Client({ connectionString: pgUrl });
   await client.connect();
   try {

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,20 +9,11 @@ import { buildApp } from '../../app.js';
 import { openSqlite } from '../../db/database.js';
 import { testDbKind } from '../../test/build-test-app.js';
 import { waitFor } from '../../test/mqtt-client.js';
+import { freePort } from '../../test/server-process.js';
 import { seedPduTask } from './engine-harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 interface Received {
   id: string;

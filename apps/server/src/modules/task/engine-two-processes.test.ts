@@ -6,17 +6,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { type Database, openPostgres } from '../../db/database.js';
-import { testDbKind } from '../../test/build-test-app.js';
+import { pgUrl, testDbKind } from '../../test/build-test-app.js';
 import { waitFor } from '../../test/mqtt-client.js';
+import { adminQuery } from '../../test/server-process.js';
 import { seedPduTask } from './engine-harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');
-const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const mqttUrl = process.env.TEST_MQTT_URL;
 
 interface Received {
@@ -24,16 +23,6 @@ interface Received {
   outlet: number;
   status: string;
 }
-
-const adminQuery = async (text: string) => {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-};
 
 /**
  * Two real server processes (DESIGN §8) on one PostgreSQL database and one external broker (the
