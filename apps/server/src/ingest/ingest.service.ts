@@ -71,6 +71,11 @@ export class IngestService {
     return this.counters.read(ownerId);
   }
 
+  /** Telemetry waiting to be written (not counting the batch being written). */
+  backlog(): { messages: number; samples: number } {
+    return { messages: this.queue.length, samples: this.queuedSamples };
+  }
+
   /** Counts a message the broker refused (foreign topic, wrong credentials). */
   reject(reason: string, details: Record<string, unknown> = {}, fbox?: FboxIdentity): void {
     this.counters.add('rejected', fbox?.owner_id);
