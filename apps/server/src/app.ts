@@ -98,6 +98,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
       url: config.mqttUrl,
       shareGroup:
         (typeof options.mqtt === 'object' ? options.mqtt.shareGroup : undefined) ?? config.mqttShareGroup,
+      maxPacketBytes: config.mqttMaxPacketBytes,
       clientId: config.mqttClientId,
       sessionExpirySeconds: config.mqttSessionExpirySeconds,
     });

@@ -23,6 +23,12 @@ export const configVariables: ConfigVariable[] = [
       'Embedded MQTT broker port; 0 picks any free port. When unset and 1883 is taken, a free port is used with a warning',
   },
   {
+    name: 'MQTT_MAX_PACKET_BYTES',
+    default: '8388608',
+    description:
+      'Largest MQTT packet the embedded broker accepts from a logged-in client (8 MiB; a 5,000-miner telemetry message is about 2.5 MB); larger ones close the connection unread. Before login: 64 KiB',
+  },
+  {
     name: 'MQTT_URL',
     default: '(unset)',
     description: 'mqtt:// or mqtts:// external broker; the embedded one is not started',
@@ -108,6 +114,7 @@ const EnvSchema = z.object({
   PORT: intString(0, 65535).default(8080),
   HOST: z.string().min(1, { error: 'must not be empty' }).default('0.0.0.0'),
   MQTT_PORT: intString(0, 65535).optional(),
+  MQTT_MAX_PACKET_BYTES: intString(65_536, 268_435_455).default(8 * 1024 * 1024),
   MQTT_URL: z
     .string()
     .regex(/^mqtts?:\/\/\S+$/, { error: 'must start with mqtt:// or mqtts://' })
@@ -162,6 +169,8 @@ export interface Config {
   mqttPort: number;
   /** MQTT_PORT was given: a taken port is then an error instead of a fallback. */
   mqttPortExplicit: boolean;
+  /** Largest packet the embedded broker takes from a logged-in client. */
+  mqttMaxPacketBytes: number;
   mqttUrl: string | undefined;
   /** Shared-subscription group on an external broker: the server processes of one deployment. */
   mqttShareGroup: string;
@@ -225,6 +234,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     host: e.HOST,
     mqttPort: e.MQTT_PORT ?? 1883,
     mqttPortExplicit: e.MQTT_PORT !== undefined,
+    mqttMaxPacketBytes: e.MQTT_MAX_PACKET_BYTES,
     mqttUrl: e.MQTT_URL,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     mqttClientId: e.MQTT_CLIENT_ID ?? defaultMqttClientId(e.PORT),

@@ -197,6 +197,12 @@ export const agentTopics = {
 
 export const agentUsername = (areaId: number): string => `agent:${areaId}`;
 
+/**
+ * An agent's client id starts with this, so it is its mine's own: no other tenant's credentials can
+ * claim it (a broker closes the older session of a client id that connects again).
+ */
+export const agentClientIdPrefix = (areaId: number): string => `agent-${areaId}-`;
+
 /** `agent:<areaId>` → the area id, or null for any other username. */
 export const parseAgentUsername = (username: string): number | null => {
   const match = /^agent:([1-9]\d{0,15})$/.exec(username);

@@ -191,8 +191,9 @@ describeDb('MQTT ingest', () => {
           ).online === 1;
         const statusTopic = topics.status(fbox.device_id);
         retained.push(statusTopic);
+        // One session per client id, and a gateway's is its device id: this one replaces the other.
+        await gateway.endAsync();
         const mortal = await connectGateway(t.app, fbox, {
-          clientId: `will-${fbox.device_id}`,
           will: { topic: statusTopic, payload: Buffer.from('offline'), qos: 1, retain: true },
         });
         await mortal.publishAsync(statusTopic, 'online', { qos: 1, retain: true });
@@ -200,6 +201,7 @@ describeDb('MQTT ingest', () => {
         // An abrupt end (no DISCONNECT) makes the broker publish the will.
         mortal.stream.destroy();
         await waitFor(async () => !(await isOnline()));
+        gateway = await connectGateway(t.app, fbox);
       });
 
       it('marks a box offline after three silent reporting intervals', async () => {

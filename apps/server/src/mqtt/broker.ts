@@ -1,10 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:net';
-import { parseClientTopic, parseTopic } from '@fbox/contracts';
+import { agentClientIdPrefix, parseClientTopic, parseTopic } from '@fbox/contracts';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../lib/clock.js';
 import { listenOnFreeFallback } from '../lib/ports.js';
 import { type ClientIdentity, type ClientObserver, plainIp } from './client-tracker.js';
+import { LoginThrottle } from './login-throttle.js';
+import { guardSocket, type PacketGuard } from './packet-guard.js';
 import { HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
 
 export interface Broker {
@@ -24,6 +27,24 @@ export type Authenticator = (
 ) => Promise<ClientIdentity | null>;
 
 type TrackedClient = Client & { fboxIdentity?: ClientIdentity };
+
+/** A connection with the guard that bounds its packets. */
+type GuardedConn = { packetGuard?: PacketGuard; remoteAddress?: string };
+
+const addressOf = (client: Client): string =>
+  plainIp((client.conn as GuardedConn | undefined)?.remoteAddress);
+
+/**
+ * Whether a client id is the identity's own: a gateway's is its device id, an agent's starts with
+ * `agent-<areaId>-`. Anything else could take over (and kick) another tenant's session.
+ */
+export const clientIdIsOwn = (identity: ClientIdentity, clientId: string): boolean =>
+  identity.kind === 'gateway'
+    ? clientId === identity.deviceId
+    : clientId.startsWith(agentClientIdPrefix(identity.areaId));
+
+/** Seconds a connection may stay without a CONNECT before it is closed. */
+const connectTimeoutMs = 10_000;
 
 /** Who an authenticated client was admitted as (kept on the aedes client object). */
 const identityOf = (client: Client | null): ClientIdentity | undefined =>
@@ -50,8 +71,9 @@ const mayPublish = (client: Client, topic: string): boolean => {
   return parsed !== null && parsed.kind !== 'cmd' && parsed.deviceId === identity.deviceId;
 };
 
-const notAuthorized = (code: 4 | 5) =>
-  Object.assign(new Error('Not authorized'), { returnCode: code as 4 | 5 });
+/** CONNACK refusals: 2 identifier rejected, 4 bad user name or password, 5 not authorized. */
+const notAuthorized = (code: 2 | 4 | 5) =>
+  Object.assign(new Error('Not authorized'), { returnCode: code as 2 | 4 | 5 });
 
 /**
  * The embedded MQTT broker (aedes). Each gateway logs in with its FBOX's account and is confined to
@@ -64,6 +86,9 @@ export const startBroker = async (
     port: number;
     explicit: boolean;
     host: string;
+    /** Largest packet an authenticated client may send; larger ones close the connection unread. */
+    maxPacketBytes: number;
+    clock: Clock;
     authenticate: Authenticator;
     /** Told about connections and hellos (client key records). */
     observer?: ClientObserver;
@@ -77,15 +102,30 @@ export const startBroker = async (
     if (!events.emit('refused', refusal)) log.warn(refusal, 'MQTT client refused');
   };
 
+  const throttle = new LoginThrottle(options.clock);
   const aedes = await Aedes.createBroker({
+    connectTimeout: connectTimeoutMs,
+    preConnect: (client, _packet, callback) => {
+      const ip = addressOf(client);
+      if (throttle.allows(ip)) return callback(null, true);
+      refuse({ reason: 'rate_limited', clientId: client.id, ip });
+      callback(null, false);
+    },
     authenticate: (client, username, password, done) => {
       options.authenticate(username ?? '', password?.toString('utf8') ?? '', client.id).then(
         (identity) => {
           if (!identity) {
+            throttle.failed(addressOf(client));
             refuse({ reason: 'bad_credentials', clientId: client.id, username });
             return done(notAuthorized(4), false);
           }
+          if (!clientIdIsOwn(identity, client.id)) {
+            throttle.failed(addressOf(client));
+            refuse({ reason: 'foreign_client_id', clientId: client.id, username });
+            return done(notAuthorized(2), false);
+          }
           (client as TrackedClient).fboxIdentity = identity;
+          (client.conn as GuardedConn).packetGuard?.raise(options.maxPacketBytes);
           done(null, true);
         },
         (error: unknown) => {
@@ -152,7 +192,20 @@ export const startBroker = async (
       options.observer?.announced(identity, client.id, announce, packet.payload as Buffer);
   });
 
-  const server: Server = createServer(aedes.handle);
+  // Every socket reads through a guard that refuses an oversized packet from its header, before
+  // its body is buffered: small until the client has logged in, `maxPacketBytes` after.
+  const server: Server = createServer((socket) => {
+    const { conn, guard } = guardSocket(socket, (error) =>
+      refuse({
+        reason: 'oversized_packet',
+        clientId: '',
+        ip: plainIp(socket.remoteAddress),
+        bytes: error.announced,
+      }),
+    );
+    (conn as GuardedConn).packetGuard = guard;
+    aedes.handle(conn);
+  });
   const port = await listenOnFreeFallback(server, { ...options, name: 'MQTT' }, log);
   let closing: Promise<void> | undefined;
   return {

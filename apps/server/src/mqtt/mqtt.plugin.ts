@@ -22,6 +22,8 @@ export interface MqttOptions {
   url: string | undefined;
   /** Shared-subscription group on an external broker; tests use their own so runs do not mix. */
   shareGroup?: string;
+  /** Largest packet the embedded broker takes from a logged-in client. */
+  maxPacketBytes: number;
   /** Client id on an external broker, stable across restarts. */
   clientId: string;
   /** How long the external broker keeps our session (and what arrives for it) while we are away. */
@@ -58,6 +60,7 @@ export const mqttPlugin = fp<MqttOptions>(
       const broker = await startBroker(
         {
           ...options,
+          clock: app.clock,
           authenticate: (username, password, clientId) => tracker.authenticate(username, password, clientId),
           observer: tracker,
         },

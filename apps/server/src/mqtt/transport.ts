@@ -9,10 +9,13 @@ export type MqttMessageHandler = (topic: string, payload: Buffer) => Promise<voi
 
 /** Why the broker turned a gateway away; ingest counts these as rejected messages. */
 export interface MqttRefusal {
-  reason: 'bad_credentials' | 'foreign_topic';
+  reason: 'bad_credentials' | 'foreign_topic' | 'foreign_client_id' | 'rate_limited' | 'oversized_packet';
   clientId: string;
   username?: string;
   topic?: string;
+  ip?: string;
+  /** The size an oversized packet announced. */
+  bytes?: number;
 }
 
 /**

@@ -17,16 +17,18 @@ export const brokerUrl = (app: FastifyInstance): string =>
   app.mqttBroker ? `mqtt://127.0.0.1:${app.mqttBroker.port}` : app.config.mqttUrl!;
 
 /**
- * A gateway client for `fbox`: on the embedded broker it logs in with the box's account; the
- * test Mosquitto is anonymous. Extra options (a will, other credentials) pass through.
+ * A gateway client for `fbox`: on the embedded broker it logs in with the box's account and its
+ * device id as client id (the broker refuses any other); the test Mosquitto is anonymous. Extra
+ * options (a will, other credentials) pass through.
  */
 export const connectGateway = (
   app: FastifyInstance,
-  fbox: Pick<CreatedFbox, 'mqtt_username' | 'mqtt_password'>,
+  fbox: Pick<CreatedFbox, 'mqtt_username' | 'mqtt_password' | 'device_id'>,
   options: Parameters<typeof connectAsync>[1] = {},
 ): Promise<MqttClient> =>
   connectAsync(brokerUrl(app), {
     ...(app.mqttBroker && { username: fbox.mqtt_username, password: fbox.mqtt_password }),
+    clientId: fbox.device_id,
     reconnectPeriod: 0,
     connectTimeout: 5000,
     ...options,

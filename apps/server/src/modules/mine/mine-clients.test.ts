@@ -1,4 +1,4 @@
-import { agentTopics, agentUsername, Code, topics } from '@fbox/contracts';
+import { agentClientIdPrefix, agentTopics, agentUsername, Code, topics } from '@fbox/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CreatedFbox } from '../../devices/device.service.js';
@@ -65,6 +65,8 @@ describeDb('client key records (embedded broker)', () => {
         .where('id', '=', areaId)
         .executeTakeFirstOrThrow()
     ).agent_key;
+  /** An agent's client id: its mine's prefix and a name of its own. */
+  const agentId = (name: string) => `${agentClientIdPrefix(areaId)}${name}`;
   const connectAgent = (clientId: string, password: string) =>
     connectAsync(brokerUrl(t.app), {
       clientId,
@@ -109,12 +111,14 @@ describeDb('client key records (embedded broker)', () => {
   });
 
   it('admits site agents with the Agent Key only, on their own topics', async () => {
-    await expect(connectAgent('collector-1', 'wrong')).rejects.toThrow(/Bad username or password/);
-    await expect(connectAgent('bad id!', await agentKey())).rejects.toThrow();
-    const agent = await connectAgent('collector-1', await agentKey());
+    await expect(connectAgent(agentId('collector-1'), 'wrong')).rejects.toThrow(/Bad username or password/);
+    await expect(connectAgent(agentId('bad id!'), await agentKey())).rejects.toThrow();
+    // An id without its mine's prefix (it could be another mine's agent or a gateway) is refused.
+    await expect(connectAgent('collector-1', await agentKey())).rejects.toThrow(/Identifier rejected/);
+    const agent = await connectAgent(agentId('collector-1'), await agentKey());
     clients.push(agent);
     await agent.publishAsync(
-      agentTopics.hello(areaId, 'collector-1'),
+      agentTopics.hello(areaId, agentId('collector-1')),
       JSON.stringify({ computer_name: 'pc-1' }),
       {
         qos: 1,
@@ -125,7 +129,7 @@ describeDb('client key records (embedded broker)', () => {
       expect.objectContaining({
         kind: 'agent',
         client_key: agentUsername(areaId),
-        client_id: 'collector-1',
+        client_id: agentId('collector-1'),
         ip: '127.0.0.1',
         online: true,
       }),
@@ -143,11 +147,11 @@ describeDb('client key records (embedded broker)', () => {
       await createSubAccount(t.app, await createMaster(t.app), [], { authority: 'administrator' }),
     );
     const key = await agentKey();
-    const agent = await connectAgent('collector-9', key);
-    const other = await connectAgent('collector-2', key);
+    const agent = await connectAgent(agentId('collector-9'), key);
+    const other = await connectAgent(agentId('collector-2'), key);
     clients.push(other);
     await waitFor(async () => (await records()).filter((r) => r.online).length === 2);
-    const target = (await records()).find((r) => r.client_id === 'collector-9')!;
+    const target = (await records()).find((r) => r.client_id === agentId('collector-9'))!;
     // A foreign administrator (another master's) gets "not found".
     expect(
       (await post(t.app, REVOKE, { area_id: areaId, id: target.id }, { token: admin })).json().code,
@@ -156,7 +160,7 @@ describeDb('client key records (embedded broker)', () => {
     const res = (await post(t.app, REVOKE, { area_id: areaId, id: target.id }, { token })).json();
     expect(res).toMatchObject({ code: 1, data: { id: target.id, online: false, revoked_at: t.clock.ms } });
     await gone;
-    await expect(connectAgent('collector-9', key)).rejects.toThrow(/Bad username or password/);
+    await expect(connectAgent(agentId('collector-9'), key)).rejects.toThrow(/Bad username or password/);
     expect(other.connected).toBe(true);
     expect((await records()).find((r) => r.id === target.id)).toMatchObject({
       online: false,
@@ -168,8 +172,8 @@ describeDb('client key records (embedded broker)', () => {
     const fresh = (await post(t.app, '/index/fbox.area/regenerate_key', { id: areaId }, { token })).json()
       .data.agent_key;
     await otherGone;
-    await expect(connectAgent('collector-2', key)).rejects.toThrow(/Bad username or password/);
-    const back = await connectAgent('collector-9', fresh);
+    await expect(connectAgent(agentId('collector-2'), key)).rejects.toThrow(/Bad username or password/);
+    const back = await connectAgent(agentId('collector-9'), fresh);
     clients.push(back);
     await waitFor(async () => (await records()).find((r) => r.id === target.id)?.online === true);
     expect((await records()).find((r) => r.id === target.id)?.revoked_at).toBeNull();
@@ -228,7 +232,7 @@ describeDb('client key records (embedded broker)', () => {
 
   it('cuts off the gateways and agents of a deleted mine', async () => {
     const gateway = await connectGateway(t.app, fbox, { clientId: fbox.device_id });
-    const agent = await connectAgent('collector-1', await agentKey());
+    const agent = await connectAgent(agentId('collector-1'), await agentKey());
     const both = Promise.all([closed(gateway), closed(agent)]);
     expect((await post(t.app, '/index/fbox.area/deleted', { id: areaId }, { token })).json().code).toBe(1);
     await both;
