@@ -182,12 +182,12 @@ export interface InputField {
 }
 
 /**
- * The fields of `schema` whose value is a number (or, with `kind: 'boolean'`, a flag), through
- * objects, arrays (first element) and wrappers, so the input fuzz can send each the wrong type.
+ * The fields of `schema` whose value is a number (or, by `kind`, a flag or a text), through
+ * objects, arrays (first element) and wrappers, so the input fuzz can send each a wrong value.
  */
 export const leafFieldsOf = (
   schema: z.ZodType | undefined,
-  kind: 'number' | 'boolean' = 'number',
+  kind: 'number' | 'boolean' | 'string' = 'number',
   path: (string | number)[] = [],
   optional = false,
 ): InputField[] => {

@@ -59,7 +59,7 @@ interface Target {
   name: EndpointName;
   endpoint: Endpoint;
   field: InputField;
-  kind: 'number' | 'boolean';
+  kind: 'number' | 'boolean' | 'string';
 }
 
 const schemaOf = (e: Endpoint) => (e.method === 'GET' ? e.query : e.body);
@@ -69,6 +69,11 @@ const targets: Target[] = (Object.entries(endpoints) as [EndpointName, Endpoint]
   (['number', 'boolean'] as const).flatMap((kind) =>
     leafFieldsOf(schemaOf(e), kind).map((field) => ({ name, endpoint: e, field, kind })),
   ),
+);
+
+/** Every text field of every endpoint, for U+0000 (issue 10 item 7). */
+const textTargets: Target[] = (Object.entries(endpoints) as [EndpointName, Endpoint][]).flatMap(([name, e]) =>
+  leafFieldsOf(schemaOf(e), 'string').map((field) => ({ name, endpoint: e, field, kind: 'string' as const })),
 );
 
 /** The junk values that must be refused at this field. */
@@ -135,7 +140,7 @@ describeDb('input fuzz: every endpoint refuses wrong-typed numbers and flags', (
   const validInput = (target: Target) =>
     sample(schemaOf(target.endpoint)!, { ref: () => areaId }) as Record<string, unknown>;
 
-  const expectRefused = async (target: Target, junk: Json, form: boolean) => {
+  const expectRefused = async (target: Target, junk: Json, form: boolean, rule?: string) => {
     const { endpoint, field } = target;
     const input = withValue(validInput(target), field.path, junk);
     const res =
@@ -147,8 +152,11 @@ describeDb('input fuzz: every endpoint refuses wrong-typed numbers and flags', (
     const answer = res.json();
     expect(answer.code, `${where}: ${res.body.slice(0, 300)}`).toBe(Code.VALIDATION);
     const fields: string[] = answer.data.errors.map((e: { field: string }) => e.field);
-    const named = fields.some((f) => f === key(field.path) || key(field.path).startsWith(`${f}.`));
-    expect(named, `${where}: errors name ${fields.join(', ')}`).toBe(true);
+    const named = answer.data.errors.filter(
+      (e: { field: string }) => e.field === key(field.path) || key(field.path).startsWith(`${e.field}.`),
+    );
+    expect(named.length, `${where}: errors name ${fields.join(', ')}`).toBeGreaterThan(0);
+    if (rule) expect(named[0].rule, where).toBe(rule);
   };
 
   it('finds the numeric fields of the endpoints (the walker reads the schemas)', () => {
@@ -193,5 +201,22 @@ describeDb('input fuzz: every endpoint refuses wrong-typed numbers and flags', (
       { numRuns: 250 },
     );
     expect(changedTables(before, await snapshot(t.app, names))).toEqual([]);
+  });
+
+  it('refuses U+0000 in every text field of every endpoint, with no 500 on PostgreSQL', async () => {
+    expect(textTargets.length).toBeGreaterThan(100);
+    const before = await snapshot(t.app, names);
+    for (const target of textTargets) {
+      await expectRefused(target, 'Demo\u0000Mine', false, 'rule.nulChar');
+      if (formable(target)) await expectRefused(target, '\u0000', true, 'rule.nulChar');
+    }
+    expect(changedTables(before, await snapshot(t.app, names))).toEqual([]);
+    const zh = await post(
+      t.app,
+      '/index/fbox.user/setuserinfo',
+      { nickname: 'a\u0000' },
+      { token, headers: { lang: 'zh-cn' } },
+    );
+    expect(zh.json()).toMatchObject({ code: Code.VALIDATION, msg: '昵称：不能包含空字符（U+0000）' });
   });
 });
