@@ -22,6 +22,7 @@ export const sharedEn = {
   'api.loggedOut': 'Logged out',
   'api.bodyTooLarge': 'The request is too large',
   'api.headersTooLarge': 'The request address or headers are too long',
+  'api.requestTimeout': 'The request took too long to arrive',
   'api.badRequest': 'The request could not be read',
   'api.tankNoTaken': 'This tank position is already used in the FBOX',
   'api.transferSameArea': 'The FBOX is already in this mine',

@@ -24,6 +24,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'api.loggedOut': '已退出登录',
   'api.bodyTooLarge': '请求内容过大',
   'api.headersTooLarge': '请求地址或请求头过长',
+  'api.requestTimeout': '请求传输超时',
   'api.badRequest': '无法解析请求',
   'api.tankNoTaken': '该 FBOX 中的油箱位置已被占用',
   'api.transferSameArea': '该 FBOX 已在此矿场',
