@@ -11,16 +11,14 @@ export const PROTOCOL_VERSION = 1;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const controlCharacters = /[\u0000-\u001f\u007f]/g;
 
+const stripControls = (text: string) => text.replace(controlCharacters, '');
+
 /**
  * Text a device reports (SN, worker, pool, fault …), with control characters removed: PostgreSQL
  * cannot store U+0000, and a message carrying one was acknowledged and then dropped (issue 10). The
  * rest of the text is kept, so the message is stored.
  */
-export const deviceText = (max: number) =>
-  z
-    .string()
-    .overwrite((text) => text.replace(controlCharacters, ''))
-    .max(max);
+export const deviceText = (max: number) => z.string().overwrite(stripControls).max(max);
 
 export const topics = {
   telemetry: (deviceId: string) => `fbox/${deviceId}/telemetry`,
@@ -179,8 +177,8 @@ export type CommandStatus = (typeof commandStatuses)[number];
 
 /** `fbox/<deviceId>/hello` and `agent/<areaId>/<clientId>/hello`, retained: who the client is. */
 export const HelloMessageSchema = z.object({
-  computer_name: deviceText(128).trim(),
-  version: deviceText(64).trim().optional(),
+  computer_name: z.string().overwrite(stripControls).trim().max(128),
+  version: z.string().overwrite(stripControls).trim().max(64).optional(),
 });
 export type HelloMessage = z.infer<typeof HelloMessageSchema>;
 
