@@ -8,6 +8,7 @@ import { type Database, openDatabase } from './db/database.js';
 import { dbPlugin } from './db/db.plugin.js';
 import { startDemoSimulator } from './demo.js';
 import { devicesPlugin } from './devices/devices.plugin.js';
+import { clientErrorHandler } from './http/client-error.js';
 import { docsPlugin } from './http/docs.plugin.js';
 import { errorsPlugin } from './http/errors.plugin.js';
 import { langPlugin } from './http/lang.plugin.js';
@@ -74,6 +75,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     bodyLimit: limits.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler,
   });
   app.decorate('clock', options.now ?? systemClock);
   app.decorate('config', config);

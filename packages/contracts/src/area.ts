@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limits } from './limits.js';
-import { IdSchema, requiredText, rule } from './rules.js';
+import { IdSchema, numeric, requiredText, rule } from './rules.js';
 
 /**
  * A mine as the area selector lists it (spec §3 "Area"): every signed-in user of the mine reads this,
@@ -26,28 +26,19 @@ export const mineLimits = {
   defaultElectricityPrice: 0.05,
 } as const;
 
-const ElectricityHzSchema = z.coerce
-  .number({ error: rule('rule.electricityHz') })
-  .refine((hz) => hz === 50 || hz === 60, { error: rule('rule.electricityHz') });
-
-const priceText = /^-?(\d+\.?\d*|\.\d+)$/;
+const ElectricityHzSchema = numeric(
+  z
+    .number({ error: rule('rule.electricityHz') })
+    .refine((hz) => hz === 50 || hz === 60, { error: rule('rule.electricityHz') }),
+);
 
 /**
  * Electricity price (spec §5): required, a valid number, greater than 0. Form fields arrive as text:
  * an empty one is "required", anything but a plain decimal ("1e3", "0x10", "12abc") "a valid number".
  */
-export const ElectricityPriceSchema = z.preprocess(
-  (value) => {
-    if (typeof value !== 'string') return value;
-    const text = value.trim();
-    if (text === '') return undefined;
-    return priceText.test(text) ? Number(text) : Number.NaN;
-  },
+export const ElectricityPriceSchema = numeric(
   z
-    .number({
-      error: (issue) => (issue.input === undefined ? rule('rule.required') : rule('rule.number')),
-    })
-    .refine(Number.isFinite, { error: rule('rule.number') })
+    .number({ error: rule('rule.number') })
     .refine((price) => price > 0, { error: rule('rule.positive') })
     .refine((price) => price <= mineLimits.electricityPriceMax, {
       error: rule('rule.numberMax', { max: mineLimits.electricityPriceMax }),

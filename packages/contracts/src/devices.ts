@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { limits } from './limits.js';
 import { commandKinds, commandStatuses } from './mqtt.js';
-import { IdSchema, intInRange, OnOffSchema, requiredText, rule } from './rules.js';
+import {
+  IdSchema,
+  intInRange,
+  numeric,
+  numericWithDefault,
+  OnOffSchema,
+  optionalNumeric,
+  requiredText,
+  rule,
+} from './rules.js';
 
 /**
  * Shared parts of the device API (FBOX, tank, miner, electricity, home): area scope, list sorting,
@@ -16,6 +25,9 @@ export const deviceLimits = {
   /** Buckets one history call may return. */
   historyMaxPoints: 3000,
 } as const;
+
+/** The latest instant JavaScript dates reach, ms: time inputs beyond it are typing slips. */
+export const maxEpochMs = 8_640_000_000_000_000;
 
 /** Every device call names the mine it acts in; the server checks the caller may see it. */
 export const AreaScopeSchema = z.object({ area_id: IdSchema });
@@ -46,12 +58,14 @@ export const sortOf = <const F extends readonly [string, ...string[]]>(fields: F
 
 /** A list request: paging of DESIGN §5 plus the area. */
 export const AreaListQuerySchema = AreaScopeSchema.extend({
-  page: z.coerce
-    .number({ error: rule('rule.invalid') })
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .default(1),
+  page: numericWithDefault(
+    z
+      .number({ error: rule('rule.invalid') })
+      .int()
+      .min(1)
+      .max(1_000_000),
+    1,
+  ),
   limit: intInRange(1, 500).default(20),
   keyword: z
     .string()
@@ -66,10 +80,17 @@ export const OptionalIdSchema = z.preprocess(
   IdSchema.optional(),
 );
 
-/** A list of ids from JSON (`[1,2]`), a form field (`"1,2"`) or repeated fields. */
+/**
+ * A list of ids from JSON (`[1,2]`), a form field (`"1,2"`, spaces around commas allowed) or
+ * repeated fields; each id as `IdSchema`.
+ */
 export const IdListSchema = z.preprocess(
   (value) => {
-    if (typeof value === 'string') return value.split(',').filter((s) => s.trim() !== '');
+    if (typeof value === 'string')
+      return value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
     if (typeof value === 'number') return [value];
     return value;
   },
@@ -83,21 +104,29 @@ export const IdListSchema = z.preprocess(
 
 /** Chart intervals of spec §9 in seconds: 30 s, 1, 2, 5, 15, 30 min, 1 h, 2 h. */
 export const historyIntervals = [30, 60, 120, 300, 900, 1800, 3600, 7200] as const;
-export const HistoryIntervalSchema = z.coerce
-  .number({ error: rule('rule.interval') })
-  .refine((s) => (historyIntervals as readonly number[]).includes(s), { error: rule('rule.interval') });
+export const HistoryIntervalSchema = numeric(
+  z
+    .number({ error: rule('rule.interval') })
+    .refine((s) => (historyIntervals as readonly number[]).includes(s), { error: rule('rule.interval') }),
+);
 
 /** `id`, `interval` (seconds), `from`/`to` (epoch ms); at most `historyMaxPoints` buckets. */
 export const HistoryQuerySchema = AreaIdBodySchema.extend({
   interval: HistoryIntervalSchema,
-  from: z.coerce
-    .number({ error: rule('rule.invalid') })
-    .int()
-    .nonnegative(),
-  to: z.coerce
-    .number({ error: rule('rule.invalid') })
-    .int()
-    .positive(),
+  from: numeric(
+    z
+      .number({ error: rule('rule.invalid') })
+      .int()
+      .nonnegative()
+      .max(maxEpochMs),
+  ),
+  to: numeric(
+    z
+      .number({ error: rule('rule.invalid') })
+      .int()
+      .positive()
+      .max(maxEpochMs),
+  ),
 }).superRefine((q, ctx) => {
   if (q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: rule('rule.timeOrder') });
   else if ((q.to - q.from) / (q.interval * 1000) > deviceLimits.historyMaxPoints)
@@ -178,11 +207,13 @@ export const CommandBatchQuerySchema = AreaScopeSchema.partial().extend({
 
 /** Reporting intervals a gateway accepts, seconds. */
 export const reportingIntervals = [5, 10, 15, 30, 60] as const;
-export const ReportingIntervalSchema = z.coerce
-  .number({ error: rule('rule.reportingInterval') })
-  .refine((s) => (reportingIntervals as readonly number[]).includes(s), {
-    error: rule('rule.reportingInterval'),
-  });
+export const ReportingIntervalSchema = numeric(
+  z
+    .number({ error: rule('rule.reportingInterval') })
+    .refine((s) => (reportingIntervals as readonly number[]).includes(s), {
+      error: rule('rule.reportingInterval'),
+    }),
+);
 
 const voltage = intInRange(limits.voltageReferenceMin, limits.voltageReferenceMax);
 const optionalText = (max: number) =>
@@ -342,17 +373,19 @@ const fboxFields = {
   collector2_account: optionalText(64).optional(),
   collector2_password: optionalText(128).optional(),
   meter1_number: optionalText(64).optional(),
-  meter1_ratio: z.coerce
-    .number({ error: rule('rule.positive') })
-    .positive({ error: rule('rule.positive') })
-    .max(1e6)
-    .optional(),
+  meter1_ratio: optionalNumeric(
+    z
+      .number({ error: rule('rule.positive') })
+      .positive({ error: rule('rule.positive') })
+      .max(1e6, { error: rule('rule.positive') }),
+  ),
   meter2_number: optionalText(64).optional(),
-  meter2_ratio: z.coerce
-    .number({ error: rule('rule.positive') })
-    .positive({ error: rule('rule.positive') })
-    .max(1e6)
-    .optional(),
+  meter2_ratio: optionalNumeric(
+    z
+      .number({ error: rule('rule.positive') })
+      .positive({ error: rule('rule.positive') })
+      .max(1e6, { error: rule('rule.positive') }),
+  ),
 };
 
 const voltageOrder = (v: { voltage_min?: number; voltage_max?: number }, ctx: z.RefinementCtx) => {
@@ -405,15 +438,18 @@ export const ElectricityIndexSchema = z.object({
 export const GetElectricityQuerySchema = AreaScopeSchema.extend({ fbox_id: IdSchema });
 export const SetMeterBodySchema = AreaScopeSchema.extend({
   fbox_id: IdSchema,
-  meter_no: z.coerce
-    .number({ error: rule('rule.meterNo') })
-    .refine((n) => n === 1 || n === 2, { error: rule('rule.meterNo') }),
+  meter_no: numeric(
+    z
+      .number({ error: rule('rule.meterNo') })
+      .refine((n) => n === 1 || n === 2, { error: rule('rule.meterNo') }),
+  ),
   meter_number: optionalText(64).optional(),
-  sensor_ratio: z.coerce
-    .number({ error: rule('rule.positive') })
-    .positive({ error: rule('rule.positive') })
-    .max(1e6, { error: rule('rule.positive') })
-    .optional(),
+  sensor_ratio: optionalNumeric(
+    z
+      .number({ error: rule('rule.positive') })
+      .positive({ error: rule('rule.positive') })
+      .max(1e6, { error: rule('rule.positive') }),
+  ),
   reset: OnOffSchema.default('off'),
 });
 export type SetMeterBody = z.infer<typeof SetMeterBodySchema>;

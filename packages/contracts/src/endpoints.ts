@@ -61,6 +61,7 @@ import {
 import { mineEndpoints } from './mines.js';
 import { oplogEndpoints } from './oplog.js';
 import { poolEndpoints } from './pools.js';
+import { OptionalIdNumberSchema } from './rules.js';
 import {
   TankAddBodySchema,
   TankBatchResultSchema,
@@ -400,7 +401,7 @@ const deviceEndpoints = () =>
 /** Legacy query parameters every legacy call may carry. */
 export const LegacyQuerySchema = z.object({
   output: z.string().optional(),
-  area_id: z.coerce.number().int().optional(),
+  area_id: OptionalIdNumberSchema,
 });
 
 export const endpoints = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { numericWithDefault } from './rules.js';
 
 /** One field error of a validation failure: the field path and an i18n message key. */
 export const FieldErrorSchema = z.object({
@@ -33,8 +34,8 @@ export type ValidationErrorData = z.infer<typeof ValidationErrorDataSchema>;
 
 /** Standard list request and response shapes (DESIGN §5). */
 export const ListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(500).default(20),
+  page: numericWithDefault(z.number().int().min(1), 1),
+  limit: numericWithDefault(z.number().int().min(1).max(500), 20),
   sort: z.string().max(64).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;

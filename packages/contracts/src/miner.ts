@@ -70,13 +70,13 @@ export const MinerFilterSchema = AreaListQuerySchema.extend({
   ),
   fault: optionalFilter(64),
   /** Lock Pool's guard: only miners reporting another pool or worker than the configured one. */
-  pool_hijacked: z.preprocess(
-    (v) =>
-      v === '' || v === null || v === undefined
-        ? undefined
-        : v === true || v === '1' || v === 'true' || v === 1,
-    z.boolean().optional(),
-  ),
+  /** true/false, or a form's '1'/'0', 'true'/'false'; anything else is refused, not read as false. */
+  pool_hijacked: z.preprocess((v) => {
+    if (v === '' || v === null || v === undefined) return undefined;
+    if (v === true || v === '1' || v === 'true' || v === 1) return true;
+    if (v === false || v === '0' || v === 'false' || v === 0) return false;
+    return v;
+  }, z.boolean({ error: rule('rule.invalid') }).optional()),
 });
 
 export const MinerListQuerySchema = MinerFilterSchema.extend({ sort: sortOf(minerSortFields) });

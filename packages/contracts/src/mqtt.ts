@@ -7,6 +7,19 @@ import { z } from 'zod';
  */
 export const PROTOCOL_VERSION = 1;
 
+/** C0 control characters and DEL: none belongs in one-line device text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const controlCharacters = /[\u0000-\u001f\u007f]/g;
+
+const stripControls = (text: string) => text.replace(controlCharacters, '');
+
+/**
+ * Text a device reports (SN, worker, pool, fault …), with control characters removed: PostgreSQL
+ * cannot store U+0000, and a message carrying one was acknowledged and then dropped (issue 10). The
+ * rest of the text is kept, so the message is stored.
+ */
+export const deviceText = (max: number) => z.string().overwrite(stripControls).max(max);
+
 export const topics = {
   telemetry: (deviceId: string) => `fbox/${deviceId}/telemetry`,
   status: (deviceId: string) => `fbox/${deviceId}/status`,
@@ -55,7 +68,7 @@ export const BoxTelemetrySchema = z.object({
     .array(z.object({ no: z.number().int().min(1).max(16), status: onOff, speed: reading }))
     .max(16)
     .optional(),
-  public_ip: z.string().max(64).optional(),
+  public_ip: deviceText(64).optional(),
 });
 export type BoxTelemetry = z.infer<typeof BoxTelemetrySchema>;
 
@@ -80,14 +93,14 @@ export const TankTelemetrySchema = z.object({
 export type TankTelemetry = z.infer<typeof TankTelemetrySchema>;
 
 export const MinerTelemetrySchema = z.object({
-  sn: z.string().min(1).max(64),
-  ip: z.string().max(64),
-  worker: z.string().max(128),
-  model: z.string().max(64),
-  brand: z.string().max(64),
-  pool: z.string().max(128),
-  pool_address: z.string().max(256),
-  firmware: z.string().max(64),
+  sn: deviceText(64).min(1),
+  ip: deviceText(64),
+  worker: deviceText(128),
+  model: deviceText(64),
+  brand: deviceText(64),
+  pool: deviceText(128),
+  pool_address: deviceText(256),
+  firmware: deviceText(64),
   /** Tank the miner sits in (its `no`), or null for air-cooled positions. */
   tank_no: z.number().int().min(1).max(64).nullable(),
   /** PDU outlet feeding the miner. */
@@ -101,7 +114,7 @@ export const MinerTelemetrySchema = z.object({
   hashrate_avg: reading,
   power_w: reading,
   /** Empty when healthy, else a fault code such as `fan`, `chain`, `temp_high`. */
-  fault: z.string().max(64),
+  fault: deviceText(64),
   uptime_s: reading,
 });
 export type MinerTelemetry = z.infer<typeof MinerTelemetrySchema>;
@@ -171,7 +184,7 @@ export type CommandMessage = z.infer<typeof CommandMessageSchema>;
 export const CommandAckSchema = z.object({
   id: z.string().min(1).max(64),
   ok: z.boolean(),
-  error: z.string().max(500).optional(),
+  error: deviceText(500).optional(),
 });
 export type CommandAck = z.infer<typeof CommandAckSchema>;
 
@@ -180,8 +193,8 @@ export type CommandStatus = (typeof commandStatuses)[number];
 
 /** `fbox/<deviceId>/hello` and `agent/<areaId>/<clientId>/hello`, retained: who the client is. */
 export const HelloMessageSchema = z.object({
-  computer_name: z.string().trim().max(128),
-  version: z.string().trim().max(64).optional(),
+  computer_name: z.string().overwrite(stripControls).trim().max(128),
+  version: z.string().overwrite(stripControls).trim().max(64).optional(),
 });
 export type HelloMessage = z.infer<typeof HelloMessageSchema>;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { OptionalIdSchema } from './devices.js';
+import { maxEpochMs, OptionalIdSchema } from './devices.js';
 import { type Endpoint, endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
-import { rule } from './rules.js';
+import { numeric, numericWithDefault, rule } from './rules.js';
 
 /**
  * The operation log (Operation Log screen): every state-changing call — each endpoint marked
@@ -23,11 +23,13 @@ export const actionLabelKey = (action: string): string => `oplog.action.${action
 export const oplogOutcomes = ['success', 'failed'] as const;
 export const OplogOutcomeSchema = z.enum(oplogOutcomes, { error: rule('rule.invalid') });
 
-const epochMs = z.coerce
-  .number({ error: rule('rule.invalid') })
-  .int({ error: rule('rule.invalid') })
-  .nonnegative({ error: rule('rule.invalid') })
-  .max(8_640_000_000_000_000, { error: rule('rule.invalid') });
+const epochMs = numeric(
+  z
+    .number({ error: rule('rule.invalid') })
+    .int({ error: rule('rule.invalid') })
+    .nonnegative({ error: rule('rule.invalid') })
+    .max(maxEpochMs, { error: rule('rule.invalid') }),
+);
 
 const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
@@ -58,18 +60,22 @@ export type OplogExportQuery = z.infer<typeof OplogExportQuerySchema>;
 export const OplogListQuerySchema = z
   .object({
     ...filterFields,
-    page: z.coerce
-      .number({ error: rule('rule.invalid') })
-      .int()
-      .min(1)
-      .max(1_000_000)
-      .default(1),
-    limit: z.coerce
-      .number({ error: rule('rule.range', { min: 1, max: 500 }) })
-      .int()
-      .min(1, { error: rule('rule.range', { min: 1, max: 500 }) })
-      .max(500, { error: rule('rule.range', { min: 1, max: 500 }) })
-      .default(20),
+    page: numericWithDefault(
+      z
+        .number({ error: rule('rule.invalid') })
+        .int()
+        .min(1)
+        .max(1_000_000),
+      1,
+    ),
+    limit: numericWithDefault(
+      z
+        .number({ error: rule('rule.range', { min: 1, max: 500 }) })
+        .int()
+        .min(1, { error: rule('rule.range', { min: 1, max: 500 }) })
+        .max(500, { error: rule('rule.range', { min: 1, max: 500 }) }),
+      20,
+    ),
   })
   .superRefine(timeOrder);
 export type OplogListQuery = z.infer<typeof OplogListQuerySchema>;

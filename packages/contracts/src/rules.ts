@@ -28,20 +28,71 @@ export const requiredText = (max: number) =>
     .min(1, { error: rule('rule.required') })
     .max(max, { error: rule('rule.tooLong', { max }) });
 
+/**
+ * Numbers as API inputs carry them: a JSON number, or the decimal text of a form or query field
+ * (optional minus, digits, optional fraction). Not hex, binary, exponents, blanks, signs like '+',
+ * booleans, null, arrays or objects: `z.coerce.number` read `true` as 1 and `[]` as 0, and
+ * `{"id":true}` deleted mine 1 (issue 10). Every numeric input goes through `numeric()`.
+ */
+const decimalText = /^-?(?:\d+\.?\d*|\.\d+)$/;
+
+/** Missing, or a blank form field ('' or spaces only), reads as absent. */
+const isBlank = (value: unknown) => value === undefined || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * Decimal text becomes its number; a blank value is "required" (or absent when optional); any other
+ * value goes on unchanged, so `z.number()` refuses it with the field's own rule.
+ */
+const numberFromInput =
+  (required: boolean) =>
+  (value: unknown, ctx: z.core.$RefinementCtx): unknown => {
+    if (typeof value === 'string' && decimalText.test(value)) return Number(value);
+    if (!isBlank(value) && !(required && value === null)) return value;
+    if (!required) return undefined;
+    ctx.addIssue({ code: 'custom', message: rule('rule.required'), input: value });
+    return z.NEVER;
+  };
+
+/**
+ * A required number from JSON or a form field; `schema` holds its range and messages. NaN and
+ * ±Infinity never pass (`z.number()` refuses them).
+ */
+export const numeric = <S extends z.ZodType>(schema: S) => z.preprocess(numberFromInput(true), schema);
+
+/** An optional number: missing or '' leaves it out; anything else as `numeric`. */
+export const optionalNumeric = <S extends z.ZodType>(schema: S) =>
+  z.preprocess(numberFromInput(false), schema.optional()).optional();
+
+/** A number with a default for missing or ''; anything else as `numeric`. */
+export const numericWithDefault = <S extends z.ZodType<number>>(schema: S, value: number) =>
+  z
+    .preprocess((input, ctx) => {
+      const number = numberFromInput(false)(input, ctx);
+      return number === undefined ? value : number;
+    }, schema)
+    .default(value as z.core.util.NoUndefined<z.output<S>>);
+
 /** An integer from a form field ("12") or JSON (12), within a range. */
 export const intInRange = (min: number, max: number) =>
-  z.coerce
-    .number({ error: rule('rule.range', { min, max }) })
-    .int({ error: rule('rule.range', { min, max }) })
-    .min(min, { error: rule('rule.range', { min, max }) })
-    .max(max, { error: rule('rule.range', { min, max }) });
+  numeric(
+    z
+      .number({ error: rule('rule.range', { min, max }) })
+      .int({ error: rule('rule.range', { min, max }) })
+      .min(min, { error: rule('rule.range', { min, max }) })
+      .max(max, { error: rule('rule.range', { min, max }) }),
+  );
 
-/** A positive integer id from a form field or JSON. */
-export const IdSchema = z.coerce
+const idNumber = z
   .number({ error: rule('rule.invalid') })
   .int({ error: rule('rule.invalid') })
   .positive({ error: rule('rule.invalid') })
   .max(Number.MAX_SAFE_INTEGER, { error: rule('rule.invalid') });
+
+/** A positive integer id from a form field or JSON. */
+export const IdSchema = numeric(idNumber);
+
+/** An id that may be left out (or sent as ''). */
+export const OptionalIdNumberSchema = optionalNumeric(idNumber);
 
 /** `on` / `off` switches of the legacy forms; also accepts 1/0 and booleans. */
 export const OnOffSchema = z.preprocess(

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DeviceStatusSchema, historyIntervals } from './devices.js';
+import { DeviceStatusSchema, historyIntervals, maxEpochMs } from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
 import { limits } from './limits.js';
-import { IdSchema, intInRange, requiredText, rule } from './rules.js';
+import { IdSchema, intInRange, numeric, numericWithDefault, requiredText, rule } from './rules.js';
 
 /*
  * Automation (spec §2 task routes, §3 Task / Miner group, §4 task statuses, §5 task rules, §9;
@@ -64,16 +64,20 @@ export const transitionAllowed = (status: TaskStatus, transition: TaskTransition
 export const editAllowed = (status: TaskStatus): boolean => status !== 'expired' && status !== 'deleted';
 
 /** Interval options of spec §9 (30 s … 2 h), in seconds: the reboot interval takes one of them. */
-export const IntervalOptionSchema = z.coerce
-  .number({ error: rule('rule.interval') })
-  .refine((s) => (historyIntervals as readonly number[]).includes(s), { error: rule('rule.interval') });
+export const IntervalOptionSchema = numeric(
+  z
+    .number({ error: rule('rule.interval') })
+    .refine((s) => (historyIntervals as readonly number[]).includes(s), { error: rule('rule.interval') }),
+);
 
 /** Epoch ms from JSON (number) or a numeric string. */
-const EpochMsSchema = z.coerce
-  .number({ error: rule('rule.required') })
-  .int({ error: rule('rule.invalid') })
-  .min(0, { error: rule('rule.invalid') })
-  .max(8_640_000_000_000_000, { error: rule('rule.invalid') });
+const EpochMsSchema = numeric(
+  z
+    .number({ error: rule('rule.invalid') })
+    .int({ error: rule('rule.invalid') })
+    .min(0, { error: rule('rule.invalid') })
+    .max(maxEpochMs, { error: rule('rule.invalid') }),
+);
 
 /** At least one group (spec §5), each a positive id, no more than a page of them. */
 const GroupIdsSchema = z
@@ -82,8 +86,22 @@ const GroupIdsSchema = z
   .max(100, { error: rule('rule.maxItems', { max: 100 }) });
 
 const PageSchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(500).default(20),
+  page: numericWithDefault(
+    z
+      .number({ error: rule('rule.invalid') })
+      .int()
+      .min(1)
+      .max(1_000_000),
+    1,
+  ),
+  limit: numericWithDefault(
+    z
+      .number({ error: rule('rule.range', { min: 1, max: 500 }) })
+      .int({ error: rule('rule.range', { min: 1, max: 500 }) })
+      .min(1, { error: rule('rule.range', { min: 1, max: 500 }) })
+      .max(500, { error: rule('rule.range', { min: 1, max: 500 }) }),
+    20,
+  ),
 });
 
 const AreaBody = z.object({ area_id: IdSchema });
@@ -197,16 +215,18 @@ export const maxGroupMiners = 50_000;
 const rebootFields = {
   name: requiredText(limits.taskNameMax),
   /** Hashrate condition (TH/s): a miner qualifies below it (spec §5: 1 to 1000). */
-  hashrate_threshold: z.coerce
-    .number({
-      error: rule('rule.range', { min: limits.hashrateConditionMin, max: limits.hashrateConditionMax }),
-    })
-    .min(limits.hashrateConditionMin, {
-      error: rule('rule.range', { min: limits.hashrateConditionMin, max: limits.hashrateConditionMax }),
-    })
-    .max(limits.hashrateConditionMax, {
-      error: rule('rule.range', { min: limits.hashrateConditionMin, max: limits.hashrateConditionMax }),
-    }),
+  hashrate_threshold: numeric(
+    z
+      .number({
+        error: rule('rule.range', { min: limits.hashrateConditionMin, max: limits.hashrateConditionMax }),
+      })
+      .min(limits.hashrateConditionMin, {
+        error: rule('rule.range', { min: limits.hashrateConditionMin, max: limits.hashrateConditionMax }),
+      })
+      .max(limits.hashrateConditionMax, {
+        error: rule('rule.range', { min: limits.hashrateConditionMin, max: limits.hashrateConditionMax }),
+      }),
+  ),
   /** Duration condition: below the threshold for this long (required). */
   duration_seconds: intInRange(30, 86_400),
   /** Least time between two actions of this task on one miner: an interval option of spec §9. */
@@ -288,17 +308,21 @@ const tempFields = {
   group_ids: GroupIdsSchema,
   source: TempSourceSchema,
   /** °C (spec §5: required, at least 10). */
-  threshold: z.coerce
-    .number({ error: rule('rule.min', { min: limits.temperatureMin }) })
-    .min(limits.temperatureMin, { error: rule('rule.min', { min: limits.temperatureMin }) })
-    .max(150, { error: rule('rule.range', { min: limits.temperatureMin, max: 150 }) }),
+  threshold: numeric(
+    z
+      .number({ error: rule('rule.min', { min: limits.temperatureMin }) })
+      .min(limits.temperatureMin, { error: rule('rule.min', { min: limits.temperatureMin }) })
+      .max(150, { error: rule('rule.range', { min: limits.temperatureMin, max: 150 }) }),
+  ),
   /** Above the threshold (or at/below threshold − hysteresis) for this long before switching. */
   duration_seconds: intInRange(30, 86_400),
-  hysteresis: z.coerce
-    .number({ error: rule('rule.range', { min: 0.5, max: 20 }) })
-    .min(0.5, { error: rule('rule.range', { min: 0.5, max: 20 }) })
-    .max(20, { error: rule('rule.range', { min: 0.5, max: 20 }) })
-    .default(defaultHysteresis),
+  hysteresis: numericWithDefault(
+    z
+      .number({ error: rule('rule.range', { min: 0.5, max: 20 }) })
+      .min(0.5, { error: rule('rule.range', { min: 0.5, max: 20 }) })
+      .max(20, { error: rule('rule.range', { min: 0.5, max: 20 }) }),
+    defaultHysteresis,
+  ),
   start_at: EpochMsSchema,
   end_at: EpochMsSchema,
 };

@@ -5,7 +5,9 @@ import {
   EmailSchema,
   intInRange,
   MobileSchema,
+  numeric,
   OnOffSchema,
+  OptionalIdNumberSchema,
   PhoneNumberSchema,
   requiredText,
   rule,
@@ -54,8 +56,8 @@ export const UserInfoSchema = z.object({
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 
 export const UserInfoQuerySchema = z.object({
-  area_id: z.coerce.number().int().optional(),
-  id: z.coerce.number().int().optional(),
+  area_id: OptionalIdNumberSchema,
+  id: OptionalIdNumberSchema,
 });
 
 /** A phone row of the push form. */
@@ -80,7 +82,11 @@ const telegramChatId = z
  */
 export const PushFormSchema = z
   .object({
-    alertLevel: z.array(z.coerce.number().int(), { error: rule('rule.invalidType') }).max(10),
+    alertLevel: z
+      .array(numeric(z.number({ error: rule('rule.invalid') }).int({ error: rule('rule.invalid') })), {
+        error: rule('rule.invalidType'),
+      })
+      .max(10),
     checkList: z.array(z.enum(pushChannels, { error: rule('rule.channel') })).max(4),
     emailList: z
       .array(z.string().max(254, { error: rule('rule.tooLong', { max: 254 }) }))

@@ -1,11 +1,11 @@
 import { Code, type Endpoint, type EndpointName, endpoints } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, describeDb, type TestApp, testDbKind } from './build-test-app.js';
+import { buildTestApp, describeDb, type TestApp } from './build-test-app.js';
 import { createFbox, createMiners, createTank } from './device-factories.js';
 import { createArea, createMaster, createSubAccount, get, login, post, type TestUser } from './factories.js';
 import { idFieldsOf, isIdField, sample, UnknownReference } from './schema-sample.js';
+import { changedTables, snapshot, tableNames } from './table-snapshot.js';
 
 /**
  * Tenant isolation of EVERY endpoint of the contract table (DESIGN §6: a foreign id answers "not
@@ -106,44 +106,6 @@ const table = (Object.entries(endpoints) as [EndpointName, Endpoint][]).filter(
   ([, e]) => e.permission !== 'public',
 );
 const schemaOf = (e: Endpoint) => (e.method === 'GET' ? e.query : e.body);
-
-/** Tables whose rows a refused call may touch: session expiry, rate-limit counters, audit. */
-const unwatchedTables = new Set([
-  'login_limits',
-  'operation_log',
-  'kysely_migration',
-  'kysely_migration_lock',
-]);
-const unwatchedColumns: Record<string, string[]> = { sessions: ['last_seen_at', 'expires_at'] };
-
-const tableNames = async (app: FastifyInstance): Promise<string[]> => {
-  const query =
-    testDbKind === 'sqlite'
-      ? sql<{
-          name: string;
-        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
-      : sql<{ name: string }>`select table_name as name from information_schema.tables
-          where table_schema = current_schema() and table_type = 'BASE TABLE'`;
-  return (await query.execute(app.db)).rows.map((r) => r.name).filter((n) => !unwatchedTables.has(n));
-};
-
-/** Every watched row of every table (new tables included), in a comparable form. */
-const snapshot = async (app: FastifyInstance, names: string[]) => {
-  const all: Record<string, string[]> = {};
-  for (const name of names) {
-    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(app.db)).rows;
-    const skip = unwatchedColumns[name] ?? [];
-    all[name] = rows
-      .map((row) => JSON.stringify(Object.entries(row).filter(([k]) => !skip.includes(k))))
-      .sort();
-  }
-  return all;
-};
-
-const changedTables = (before: Record<string, string[]>, after: Record<string, string[]>) =>
-  Object.keys({ ...before, ...after }).filter(
-    (name) => JSON.stringify(before[name] ?? []) !== JSON.stringify(after[name] ?? []),
-  );
 
 /** A mine with an FBOX, a tank, a miner and a command batch; its names carry `marker`. */
 const tenant = async (

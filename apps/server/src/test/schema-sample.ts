@@ -174,3 +174,42 @@ export const idFieldsOf = (schema: z.ZodType | undefined): string[] => {
   const def = defOf(unwrap(schema));
   return def.type === 'object' ? Object.keys(def.shape ?? {}).filter(isIdField) : [];
 };
+
+/** A field of an input schema: its path and whether the request may leave it out. */
+export interface InputField {
+  path: (string | number)[];
+  optional: boolean;
+}
+
+/**
+ * The fields of `schema` whose value is a number (or, by `kind`, a flag or a text), through
+ * objects, arrays (first element) and wrappers, so the input fuzz can send each a wrong value.
+ */
+export const leafFieldsOf = (
+  schema: z.ZodType | undefined,
+  kind: 'number' | 'boolean' | 'string' = 'number',
+  path: (string | number)[] = [],
+  optional = false,
+): InputField[] => {
+  if (!schema) return [];
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'default':
+    case 'prefault':
+    case 'nullable':
+      return leafFieldsOf(def.innerType!, kind, path, true);
+    case 'pipe':
+      return defOf(def.in!).type === 'transform'
+        ? leafFieldsOf(def.out!, kind, path, optional)
+        : leafFieldsOf(def.in!, kind, path, optional);
+    case 'object':
+      return Object.entries(def.shape ?? {}).flatMap(([key, field]) =>
+        leafFieldsOf(field, kind, [...path, key], false),
+      );
+    case 'array':
+      return leafFieldsOf(def.element!, kind, [...path, 0], false);
+    default:
+      return def.type === kind ? [{ path, optional }] : [];
+  }
+};

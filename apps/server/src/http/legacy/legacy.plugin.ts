@@ -18,7 +18,7 @@ import { ApiError, envelopeOf, envelopeOfError, sendEnvelope, validationError } 
 import type { FileDownload, HandlerContext } from './handler.js';
 import { successMessages } from './handler.js';
 import { legacyHandlers } from './handlers.js';
-import { fieldErrors } from './validation.js';
+import { fieldErrors, nulCharIssues } from './validation.js';
 
 type AnyHandler = (ctx: HandlerContext<EndpointName>) => Promise<unknown>;
 
@@ -121,7 +121,10 @@ export const legacyPlugin = fp(
             raw.area_id === undefined &&
             query.area_id !== undefined &&
             hasAreaId(schema);
-          input = schema ? parse(schema, fromQuery ? { ...raw, area_id: query.area_id } : raw) : {};
+          const candidate = fromQuery ? { ...raw, area_id: query.area_id } : raw;
+          const nul = nulCharIssues(candidate);
+          if (nul.length > 0) throw new InvalidInput(nul);
+          input = schema ? parse(schema, candidate) : {};
           if (!legacy.success) throw new InvalidInput(legacy.error.issues);
           const data = await handler({
             app,

@@ -2,6 +2,7 @@ import {
   type FieldError,
   type Language,
   parseRuleMessage,
+  rule,
   type SharedMessageKey,
   sharedEn,
   translate,
@@ -81,4 +82,22 @@ export const validationMessage = (error: FieldError, lang: Language): string => 
     field: translate(lang, fieldLabel(path)),
     rule: error.message,
   });
+};
+
+/**
+ * Issues for text containing U+0000 anywhere in a request's input (nested values included).
+ * PostgreSQL cannot store it in text and its driver throws (HTTP 500 on 25 endpoints, CSV exports
+ * cut mid-stream); SQLite would keep it and hand it on. Refused here, before any schema, so every
+ * string field of every endpoint is covered on both databases.
+ */
+export const nulCharIssues = (value: unknown, path: PropertyKey[] = []): z.core.$ZodIssue[] => {
+  if (typeof value === 'string') {
+    return value.includes('\u0000')
+      ? [{ code: 'custom', path, message: rule('rule.nulChar'), input: value } as z.core.$ZodIssue]
+      : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => nulCharIssues(item, [...path, i]));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, item]) => nulCharIssues(item, [...path, k]));
+  return [];
 };

@@ -75,6 +75,8 @@ describeDb('Manage Mines', () => {
       [{ area_name: 'A', electricity_price: 'abc' }, 'Electricity price: must be a valid number'],
       [{ area_name: 'A', electricity_price: '1e3' }, 'Electricity price: must be a valid number'],
       [{ area_name: 'A', electricity_price: '0x10' }, 'Electricity price: must be a valid number'],
+      // Plain decimals only (issue 10): padding is not part of a number.
+      [{ area_name: 'A', electricity_price: ' 12 ' }, 'Electricity price: must be a valid number'],
       [{ area_name: 'A', electricity_price: true }, 'Electricity price: must be a valid number'],
       [{ area_name: 'A', electricity_price: '0' }, 'Electricity price: must be a number greater than 0'],
       [{ area_name: 'A', electricity_price: 0 }, 'Electricity price: must be a number greater than 0'],
@@ -113,7 +115,7 @@ describeDb('Manage Mines', () => {
     // A valid price of each spelling passes.
     for (const [name, price, stored] of [
       ['P1', '0.5', 0.5],
-      ['P2', ' 12 ', 12],
+      ['P2', '12', 12],
       ['P3', '.25', 0.25],
       ['P4', 3, 3],
     ] as const) {

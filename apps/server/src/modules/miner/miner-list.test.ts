@@ -154,7 +154,7 @@ describeDb('miner list (fbox.miner/index) against an in-memory oracle', () => {
     expect(await bad({ fbox_id: 'x' })).toMatchObject({ code: -2, msg: 'FBOX: is invalid' });
     expect((await get(t.app, LIST, { limit: '5' }, { token })).json()).toMatchObject({
       code: -2,
-      msg: 'Mine: is invalid',
+      msg: 'Mine: is required',
     });
   });
 });
