@@ -30,7 +30,7 @@ class GatedWriter extends TelemetryWriter {
 
 const settled = async (promises: Promise<void>[]) => {
   const states = promises.map(() => 'pending');
-  promises.forEach((p, i) =>
+  for (const [i, p] of promises.entries()) {
     p.then(
       () => {
         states[i] = 'stored';
@@ -38,8 +38,8 @@ const settled = async (promises: Promise<void>[]) => {
       () => {
         states[i] = 'refused';
       },
-    ),
-  );
+    );
+  }
   await new Promise((resolve) => setTimeout(resolve, 50));
   return states;
 };

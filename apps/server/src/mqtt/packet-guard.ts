@@ -57,7 +57,10 @@ export class PacketGuard extends Transform {
       this.length += (byte & 0x7f) * this.multiplier;
       this.multiplier *= 128;
       this.headerAt++;
-      if (this.length > this.limit) return done(new OversizedPacketError(this.length, this.limit));
+      if (this.length > this.limit) {
+        done(new OversizedPacketError(this.length, this.limit));
+        return;
+      }
       if ((byte & 0x80) === 0 || this.headerAt === 4) {
         this.bodyLeft = this.length;
         this.headerAt = -1;
