@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A 32-byte key written as 64 hex digits or as base64 / base64url (43–44 characters); else null. */
@@ -20,15 +20,20 @@ export const parseSecretKey = (text: string): Buffer | null => {
 export const loadOrCreateKeyFile = (dataDir: string): { key: Buffer; created: boolean; path: string } => {
   const path = join(dataDir, 'secret.key');
   mkdirSync(dataDir, { recursive: true });
+  // Written aside, then linked into place: link fails when the file exists, so a second start (or
+  // a parallel one) never overwrites the key, and no reader sees a half-written file.
+  const key = randomBytes(32);
+  const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, `${key.toString('base64')}\n`, { mode: 0o600 });
   try {
-    // 'wx' fails when the file exists, so a second start never overwrites the key it wrote.
-    const key = randomBytes(32);
-    writeFileSync(path, `${key.toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    linkSync(draft, path);
     return { key, created: true, path };
   } catch (error) {
     if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(draft, { force: true });
   }
-  const key = parseSecretKey(readFileSync(path, 'utf8'));
-  if (!key) throw new Error(`${path} does not hold a 32-byte key (base64 or hex)`);
-  return { key, created: false, path };
+  const stored = parseSecretKey(readFileSync(path, 'utf8'));
+  if (!stored) throw new Error(`${path} does not hold a 32-byte key (base64 or hex)`);
+  return { key: stored, created: false, path };
 };
