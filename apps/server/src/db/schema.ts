@@ -46,6 +46,7 @@ export interface UsersTable {
   teams_send: string;
   telegram_send: string;
   sms_times: number;
+  /** Sealed (lib/secret-box), as is the pending one of an enrolment not yet confirmed. */
   totp_secret: string | null;
   totp_pending_secret: string | null;
   totp_last_step: number | null;
