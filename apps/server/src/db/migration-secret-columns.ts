@@ -15,6 +15,7 @@ const secretColumns = [
   { table: 'fbox_collectors', column: 'password', plain: 'varchar(128)' },
   { table: 'pool_subaccounts', column: 'api_key', plain: 'varchar(256)' },
   { table: 'pool_subaccounts', column: 'api_secret', plain: 'varchar(256)' },
+  { table: 'areas', column: 'agent_key', plain: 'varchar(64)' },
 ] as const;
 
 export const secretColumnsMigration = (dialect: Dialect): Migration => ({

@@ -10,6 +10,7 @@ export const sealedColumns = [
   { table: 'fbox_collectors', keys: ['fbox_id', 'no'], column: 'password' },
   { table: 'pool_subaccounts', keys: ['id'], column: 'api_key' },
   { table: 'pool_subaccounts', keys: ['id'], column: 'api_secret' },
+  { table: 'areas', keys: ['id'], column: 'agent_key' },
 ] as const;
 
 /**

@@ -88,6 +88,7 @@ describeDb('secrets at rest', () => {
       .execute(),
     users: await t.app.db.selectFrom('users').select(['totp_secret', 'totp_pending_secret']).execute(),
     pools: await t.app.db.selectFrom('pool_subaccounts').select(['api_key', 'api_secret']).execute(),
+    areas: await t.app.db.selectFrom('areas').select('agent_key').execute(),
   });
 
   /** MQTT, TOTP login and the pool credentials all still work with what was stored. */
@@ -113,6 +114,7 @@ describeDb('secrets at rest', () => {
       expect(text).not.toContain(plain);
     }
     expect(raw.fboxes[0]!.mqtt_password).toMatch(sealed);
+    expect(raw.areas).toEqual([{ agent_key: expect.stringMatching(sealed) }]);
     expect(raw.collectors).toEqual([{ password: expect.stringMatching(sealed) }]);
     expect(raw.users[0]).toEqual({ totp_secret: expect.stringMatching(sealed), totp_pending_secret: null });
     expect(raw.pools[0]).toEqual({
@@ -185,6 +187,7 @@ describeDb('secrets at rest', () => {
       rotated.users[0]!.totp_secret!,
       rotated.pools[0]!.api_key!,
       rotated.pools[0]!.api_secret!,
+      rotated.areas[0]!.agent_key,
     ]) {
       expect(value.startsWith(`enc:v1:${newId}:`)).toBe(true);
     }
