@@ -83,7 +83,7 @@ export interface AreasTable {
   electricity_hz: number;
   created_at: number;
   updated_at: number;
-  /** Migration 0007 (Manage Mines): the site agents' MQTT password, 32 hex digits. */
+  /** Migration 0007 (Manage Mines): the site agents' MQTT password, 32 hex digits, sealed (lib/secret-box). */
   agent_key: Generated<string>;
   comment: Generated<string>;
   contact: Generated<string>;
