@@ -2,6 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { SecretBox } from '../lib/secret-box.js';
 
+const chunkSize = 500;
+
 /** Every column holding a secret, with the key naming its row. '' and null mean "none stored". */
 export const sealedColumns = [
   { table: 'users', keys: ['id'], column: 'totp_secret' },
@@ -18,7 +20,7 @@ export const sealedColumns = [
  * a previous key (after a rotation), so afterwards only SECRET_KEY is needed. Run at each start:
  * the query returns only rows needing work, so a done database costs one scan per column. Each
  * write names the value it replaces, so processes starting together never overwrite each other.
- * @returns how many values were rewritten.
+ * @returns how many values it found to rewrite (another process may have done some first).
  * @throws SecretKeyError when a value was sealed under a key this server was not given.
  */
 export const resealSecrets = async (db: Kysely<DB>, box: SecretBox): Promise<number> => {
@@ -28,17 +30,23 @@ export const resealSecrets = async (db: Kysely<DB>, box: SecretBox): Promise<num
     const { rows } = await sql<Record<string, unknown> & { value: string }>`
       select ${sql.join(keys.map((k) => sql.ref(k)))}, ${ref} as value from ${sql.table(table)}
       where ${ref} is not null and ${ref} <> '' and ${ref} not like ${`enc:v1:${box.keyId}:%`}`.execute(db);
-    for (const row of rows) {
-      const sealed = box.seal(box.open(row.value));
-      const match = sql.join(
-        keys.map((k) => sql`${sql.ref(k)} = ${row[k]}`),
-        sql` and `,
-      );
-      await sql`update ${sql.table(table)} set ${ref} = ${sealed} where ${match} and ${ref} = ${row.value}`.execute(
-        db,
-      );
-      rewritten++;
+    // One transaction per chunk: a first start over thousands of rows would otherwise pay a
+    // commit per value, while chunks keep each lock short for processes starting alongside.
+    for (let i = 0; i < rows.length; i += chunkSize) {
+      await db.transaction().execute(async (trx) => {
+        for (const row of rows.slice(i, i + chunkSize)) {
+          const sealed = box.seal(box.open(row.value));
+          const match = sql.join(
+            keys.map((k) => sql`${sql.ref(k)} = ${row[k]}`),
+            sql` and `,
+          );
+          await sql`update ${sql.table(table)} set ${ref} = ${sealed} where ${match} and ${ref} = ${row.value}`.execute(
+            trx,
+          );
+        }
+      });
     }
+    rewritten += rows.length;
   }
   return rewritten;
 };
