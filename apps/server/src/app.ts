@@ -22,6 +22,7 @@ import { authPlugin } from './modules/auth/auth.plugin.js';
 import { modulesPlugin } from './modules/modules.plugin.js';
 import { mqttPlugin } from './mqtt/mqtt.plugin.js';
 import { realtimePlugin } from './realtime/ws.plugin.js';
+import { secretsPlugin } from './secrets/secrets.plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,6 +90,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(langPlugin);
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { database: options.database ?? openDatabase(config) });
+  await app.register(secretsPlugin);
   await app.register(authPlugin, { sessionTtlMinutes: config.sessionTtlMinutes });
   // Device data path first: the HTTP modules use its services and close before it.
   await app.register(devicesPlugin);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +72,24 @@ describe('loadConfig', () => {
         if (valid) expect(loadConfig({ PORT: value }).port).toBe(Number(value));
         else expect(() => loadConfig({ PORT: value })).toThrow(ConfigError);
       }),
+    );
+  });
+
+  it('reads SECRET_KEY and SECRET_KEY_PREVIOUS as 32-byte keys, never echoing them', () => {
+    const key = randomBytes(32);
+    const old = [randomBytes(32), randomBytes(32)];
+    expect(loadConfig({})).toMatchObject({ secretKey: undefined, previousSecretKeys: [] });
+    expect(
+      loadConfig({
+        SECRET_KEY: key.toString('base64'),
+        SECRET_KEY_PREVIOUS: `${old[0]!.toString('hex')}, ${old[1]!.toString('base64')}`,
+      }),
+    ).toMatchObject({ secretKey: key, previousSecretKeys: old });
+    expect(() => loadConfig({ SECRET_KEY: 'abc' })).toThrow(
+      'Invalid configuration: SECRET_KEY must be 32 bytes as 64 hex digits or base64 (got "***")',
+    );
+    expect(() => loadConfig({ SECRET_KEY_PREVIOUS: `${key.toString('hex')},x` })).toThrow(
+      'Invalid configuration: SECRET_KEY_PREVIOUS must be a comma-separated list of 32-byte keys (hex or base64) (got "***")',
     );
   });
 

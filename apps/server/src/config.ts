@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseSecretKey } from './lib/secret-key.js';
 
 /** Default web build location, resolved from this file so it does not depend on the cwd. */
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -99,6 +100,18 @@ export const configVariables: ConfigVariable[] = [
     default: '0',
     description: '1 trusts X-Forwarded-* headers (behind a reverse proxy)',
   },
+  {
+    name: 'SECRET_KEY',
+    default: '(DATA_DIR/secret.key)',
+    description:
+      'Key encrypting stored secrets: 32 bytes as 64 hex digits or base64. Unset: generated into DATA_DIR/secret.key (one process only; every process of a PostgreSQL deployment must share it)',
+  },
+  {
+    name: 'SECRET_KEY_PREVIOUS',
+    default: '(unset)',
+    description:
+      'Comma-separated previous keys during a rotation: secrets under them are re-encrypted with SECRET_KEY at start-up',
+  },
 ];
 
 const intString = (min: number, max: number) =>
@@ -107,6 +120,12 @@ const intString = (min: number, max: number) =>
     .regex(/^\d+$/, { error: `must be an integer from ${min} to ${max}` })
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` });
+
+const secretKey = z
+  .string()
+  .transform(parseSecretKey)
+  .refine((k) => k !== null, { error: 'must be 32 bytes as 64 hex digits or base64' })
+  .transform((k) => k as Buffer);
 
 const flag = z.enum(['0', '1'], { error: 'must be 0 or 1' }).transform((v) => v === '1');
 
@@ -160,6 +179,15 @@ const EnvSchema = z.object({
   SESSION_TTL_MINUTES: intString(1, 525_600).default(1440),
   WEB_DIST: z.string().min(1, { error: 'must not be empty' }).default(defaultWebDist),
   TRUST_PROXY: flag.default(false),
+  SECRET_KEY: secretKey.optional(),
+  SECRET_KEY_PREVIOUS: z
+    .string()
+    .transform((v) => v.split(',').map(parseSecretKey))
+    .refine((keys) => keys.every((k) => k !== null), {
+      error: 'must be a comma-separated list of 32-byte keys (hex or base64)',
+    })
+    .transform((keys) => keys as Buffer[])
+    .optional(),
 });
 
 /** The parsed configuration. */
@@ -194,6 +222,10 @@ export interface Config {
   sessionTtlMinutes: number;
   webDist: string;
   trustProxy: boolean;
+  /** Seals stored secrets (lib/secret-box); undefined: the key file in `dataDir` is used. */
+  secretKey: Buffer | undefined;
+  /** Keys of a rotation that still open values, resealed under `secretKey` at start-up. */
+  previousSecretKeys: Buffer[];
 }
 
 /**
@@ -225,7 +257,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0]);
-    const shown = name === 'ADMIN_PASSWORD' ? '***' : input[name];
+    const shown = ['ADMIN_PASSWORD', 'SECRET_KEY', 'SECRET_KEY_PREVIOUS'].includes(name)
+      ? '***'
+      : input[name];
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got "${shown}")`);
   }
   const e = result.data;
@@ -253,5 +287,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sessionTtlMinutes: e.SESSION_TTL_MINUTES,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
+    secretKey: e.SECRET_KEY,
+    previousSecretKeys: e.SECRET_KEY_PREVIOUS ?? [],
   };
 };

@@ -15,7 +15,7 @@ export interface FboxesTable {
   /** The `<deviceId>` of its MQTT topics. */
   device_id: string;
   mqtt_username: string;
-  /** Stored in clear: administrators are shown it on the FBOX detail page (spec §3). */
+  /** Sealed (lib/secret-box): opened for MQTT logins and the FBOX detail of masters (spec §3). */
   mqtt_password: string;
   reporting_interval_s: Generated<number>;
   /** JSON text: temperature/humidity thresholds, delay switch and other box settings. */
@@ -30,6 +30,7 @@ export interface FboxCollectorsTable {
   no: number;
   mac: string;
   account: string;
+  /** Sealed (lib/secret-box); '' when none is stored. Write-only: the API says only whether set. */
   password: string;
 }
 

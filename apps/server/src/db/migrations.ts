@@ -10,6 +10,7 @@ import { minerListPerfMigration } from './migration-miner-list-perf.js';
 import { minesMigration } from './migration-mines.js';
 import { oplogMigration } from './migration-oplog.js';
 import { poolsMigration } from './migration-pools.js';
+import { secretColumnsMigration } from './migration-secret-columns.js';
 import { tasksMigration } from './migration-tasks.js';
 
 const init = (dialect: Dialect): Migration => ({
@@ -137,6 +138,10 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── end tasks (0010) ──
 
   '0012_ingest_identity': ingestIdentityMigration,
+
+  // ── secrets at rest ──
+  '0013_secret_columns': secretColumnsMigration(dialect),
+  // ── end secrets at rest ──
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */

@@ -23,7 +23,7 @@ export interface PoolSubaccountsTable {
   coin: string;
   /** The observer address at the pool, '' when none. */
   observer_url: string;
-  /** Write-only secrets: never answered by the API; null when none is stored. */
+  /** Write-only secrets, sealed (lib/secret-box): never answered by the API; null when none. */
   api_key: string | null;
   api_secret: string | null;
   created_at: number;

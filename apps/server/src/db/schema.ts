@@ -46,6 +46,7 @@ export interface UsersTable {
   teams_send: string;
   telegram_send: string;
   sms_times: number;
+  /** Sealed (lib/secret-box), as is the pending one of an enrolment not yet confirmed. */
   totp_secret: string | null;
   totp_pending_secret: string | null;
   totp_last_step: number | null;
@@ -82,7 +83,7 @@ export interface AreasTable {
   electricity_hz: number;
   created_at: number;
   updated_at: number;
-  /** Migration 0007 (Manage Mines): the site agents' MQTT password, 32 hex digits. */
+  /** Migration 0007 (Manage Mines): the site agents' MQTT password, 32 hex digits, sealed (lib/secret-box). */
   agent_key: Generated<string>;
   comment: Generated<string>;
   contact: Generated<string>;

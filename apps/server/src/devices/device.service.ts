@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB, FboxKind } from '../db/schema.js';
 import { ApiError } from '../lib/api-error.js';
 import type { Clock } from '../lib/clock.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { DeviceRepository, type FboxIdentity } from './device.repository.js';
 import { newDeviceId, newMqttCredentials, newMqttPassword, passwordMatches } from './fbox-credentials.js';
 
@@ -50,6 +51,8 @@ export class DeviceService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
+    /** MQTT and collector passwords are stored sealed (encrypted at rest). */
+    private readonly secrets: SecretBox,
   ) {}
 
   async createFbox(areaId: number, input: CreateFboxInput): Promise<CreatedFbox> {
@@ -68,7 +71,7 @@ export class DeviceService {
         voltage_max: input.voltage_max ?? 418,
         device_id: deviceId,
         mqtt_username: credentials.username,
-        mqtt_password: credentials.password,
+        mqtt_password: this.secrets.seal(credentials.password),
         reporting_interval_s: input.reporting_interval_s ?? 30,
         settings: JSON.stringify(input.settings ?? {}),
         now,
@@ -80,7 +83,8 @@ export class DeviceService {
           no: c.no,
           mac: c.mac ?? '',
           account: c.account ?? '',
-          password: c.password ?? '',
+          // '' means none stored, and stays readable as such.
+          password: c.password ? this.secrets.seal(c.password) : '',
         })),
       );
       const meters = input.meters ?? [{ no: 1 }, { no: 2 }];
@@ -114,7 +118,7 @@ export class DeviceService {
   async regenerateMqttPassword(fboxId: number): Promise<{ mqtt_username: string; mqtt_password: string }> {
     const password = newMqttPassword();
     const repo = new DeviceRepository(this.db);
-    if (!(await repo.setPassword(fboxId, password, this.clock()))) {
+    if (!(await repo.setPassword(fboxId, this.secrets.seal(password), this.clock()))) {
       throw new ApiError(Code.NOT_FOUND, 'api.notFound');
     }
     const row = await this.db
@@ -150,7 +154,7 @@ export class DeviceService {
   /** The device id a gateway may use when its credentials match, else null. */
   async authenticate(username: string, password: string): Promise<string | null> {
     const row = await new DeviceRepository(this.db).findCredentials(username);
-    if (!row || !passwordMatches(row.mqtt_password, password)) return null;
+    if (!row || !passwordMatches(this.secrets.open(row.mqtt_password), password)) return null;
     return row.device_id;
   }
 
@@ -173,8 +177,8 @@ export class DeviceService {
   }
 
   /** FBOXes of an area with their credentials (demo simulator, bench). */
-  listWithCredentials(areaId: number) {
-    return this.db
+  async listWithCredentials(areaId: number) {
+    const rows = await this.db
       .selectFrom('fboxes')
       .select([
         'id',
@@ -189,5 +193,6 @@ export class DeviceService {
       .where('area_id', '=', areaId)
       .orderBy('id')
       .execute();
+    return rows.map((r) => ({ ...r, mqtt_password: this.secrets.open(r.mqtt_password) }));
   }
 }

@@ -18,7 +18,7 @@ export const devicesPlugin = fp(
     const live = new LiveEvents();
     // One listener per WebSocket subscriber is normal; the default warning at 10 is noise here.
     live.setMaxListeners(0);
-    const devices = new DeviceService(app.db, app.clock);
+    const devices = new DeviceService(app.db, app.clock, app.secrets);
     app.decorate('live', live);
     app.decorate('devices', devices);
     app.decorate(
@@ -26,5 +26,5 @@ export const devicesPlugin = fp(
       new CommandService(app.db, app.clock, live, devices, app.log, app.config.commandTimeoutMs),
     );
   },
-  { name: 'devices', dependencies: ['db'] },
+  { name: 'devices', dependencies: ['db', 'secrets'] },
 );

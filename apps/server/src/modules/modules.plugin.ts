@@ -57,7 +57,7 @@ declare module 'fastify' {
 export const modulesPlugin = fp(
   async (app) => {
     app.decorate('users', new UserService(app.db, app.clock));
-    app.decorate('areas', new AreaService(app.db, app.clock));
+    app.decorate('areas', new AreaService(app.db, app.clock, app.secrets));
     app.decorate('messages', new MessageService(app.db));
     // Device services read the command and device services from the app when called.
     app.decorate('fboxes', new FboxService(app));

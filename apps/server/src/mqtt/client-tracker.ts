@@ -13,6 +13,7 @@ import type { DB } from '../db/schema.js';
 import type { DeviceService } from '../devices/device.service.js';
 import { passwordMatches } from '../devices/fbox-credentials.js';
 import type { Clock } from '../lib/clock.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import {
   type ClientKey,
   ClientRecordRepository,
@@ -67,6 +68,8 @@ export class ClientTracker implements ClientObserver {
     private readonly clock: Clock,
     private readonly devices: DeviceService,
     private readonly log: FastifyBaseLogger,
+    /** Agent Keys are stored sealed (encrypted at rest). */
+    private readonly secrets: SecretBox,
   ) {
     this.records = new ClientRecordRepository(db);
   }
@@ -84,7 +87,7 @@ export class ClientTracker implements ClientObserver {
         .select('agent_key')
         .where('id', '=', areaId)
         .executeTakeFirst();
-      if (!area?.agent_key || !passwordMatches(area.agent_key, password)) return null;
+      if (!area?.agent_key || !passwordMatches(this.secrets.open(area.agent_key), password)) return null;
       const identity: ClientIdentity = { kind: 'agent', clientKey: username, areaId };
       if (await this.records.isRevoked(keyOf(identity, clientId))) return null;
       return identity;

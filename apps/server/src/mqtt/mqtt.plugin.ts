@@ -38,7 +38,7 @@ export interface MqttOptions {
 export const mqttPlugin = fp<MqttOptions>(
   async (app, options) => {
     let transport: MqttTransport;
-    const tracker = new ClientTracker(app.db, app.clock, app.devices, app.log);
+    const tracker = new ClientTracker(app.db, app.clock, app.devices, app.log, app.secrets);
     if (options.url) {
       app.log.info(
         { url: options.url.replace(/\/\/[^@]*@/, '//***@'), clientId: options.clientId },

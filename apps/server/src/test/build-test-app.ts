@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,9 @@ export const dbAvailable = testDbKind === 'sqlite' || (await probePostgres());
 /** `describe` for suites that need the database; skipped when PostgreSQL is absent (see above). */
 export const describeDb = (name: string, fn: () => void) =>
   (dbAvailable ? describe : describe.skip)(`${name} [${testDbKind}]`, fn);
+
+/** SECRET_KEY of test apps; a test of keys passes its own. Never a key of a real deployment. */
+export const testSecretKey = createHash('sha256').update('fbox-test-secret-key').digest();
 
 /** A clock tests move by hand, so expiry, TOTP steps and rate-limit windows need no sleeping. */
 export class TestClock {
@@ -117,6 +120,8 @@ export const buildTestApp = async (
     config: {
       webDist: join(tmpdir(), 'fbox-no-web-dist'),
       demo: false,
+      // One fixed key, so apps started in turn on one database read each other's secrets.
+      secretKey: testSecretKey,
       ...(options.mqtt && { mqttPort: 0, mqttPortExplicit: true, host: '127.0.0.1' }),
       // A session of its own that ends with the app, so no test leaves messages queued at the broker.
       ...(external && {

@@ -55,10 +55,14 @@ export const createSubAccount = async (
   return user;
 };
 
-/** Turns TOTP on directly in the database; returns the secret. */
+/** Turns TOTP on directly in the database (sealed, as the server stores it); returns the secret. */
 export const enableTotp = async (app: FastifyInstance, userId: number): Promise<string> => {
   const secret = newTotpSecret();
-  await app.db.updateTable('users').set({ totp_secret: secret }).where('id', '=', userId).execute();
+  await app.db
+    .updateTable('users')
+    .set({ totp_secret: app.secrets.seal(secret) })
+    .where('id', '=', userId)
+    .execute();
   return secret;
 };
 

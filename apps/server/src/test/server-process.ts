@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import { type Database, openPostgres, openSqlite } from '../db/database.js';
-import { pgUrl, testDbKind } from './build-test-app.js';
+import { pgUrl, testDbKind, testSecretKey } from './build-test-app.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');
@@ -68,7 +68,7 @@ export const seedDatabase = async <T>(
     database: { ...database, close: async () => {} },
     logger: false,
     seed: false,
-    config: { demo: false, webDist: join(dir, 'no-web') },
+    config: { demo: false, webDist: join(dir, 'no-web'), dataDir: dir, secretKey: testSecretKey },
   });
   try {
     return await seed(app);
@@ -102,6 +102,8 @@ export const startServerProcess = (env: Record<string, string>, dir: string): Se
       PORT: '0',
       LOG_LEVEL: 'warn',
       WEB_DIST: join(dir, 'no-web'),
+      // The key the seeding app sealed the stored secrets with.
+      SECRET_KEY: testSecretKey.toString('hex'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

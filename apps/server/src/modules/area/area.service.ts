@@ -13,6 +13,7 @@ import { newAgentKey } from '../../db/migration-mines.js';
 import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type AreaChanges, AreaRepository } from './area.repository.js';
 
@@ -37,6 +38,8 @@ export class AreaService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
+    /** The Agent Key is stored sealed (encrypted at rest). */
+    private readonly secrets: SecretBox,
   ) {}
 
   list(user: Pick<SessionUser, 'id' | 'isMaster'>): Promise<Area[]> {
@@ -68,7 +71,7 @@ export class AreaService {
       electricity_price: body.electricity_price ?? mineLimits.defaultElectricityPrice,
     };
     try {
-      return await repo.insert(ownerId, mine, newAgentKey(), this.clock());
+      return await repo.insert(ownerId, mine, this.secrets.seal(newAgentKey()), this.clock());
     } catch (error) {
       if (isUniqueViolation(error)) throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
       throw error;

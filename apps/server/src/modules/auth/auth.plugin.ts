@@ -22,9 +22,13 @@ const SESSIONS_CHANNEL = 'fbox_sessions_changed';
 export const authPlugin = fp<{ sessionTtlMinutes: number }>(
   async (app, { sessionTtlMinutes }) => {
     const listen = app.dbListen;
-    const auth = new AuthService(app.db, app.clock, sessionTtlMinutes * 60_000, {
-      cacheSessions: listen === undefined,
-    });
+    const auth = new AuthService(
+      app.db,
+      app.clock,
+      sessionTtlMinutes * 60_000,
+      { cacheSessions: listen === undefined },
+      app.secrets,
+    );
     if (listen) {
       listen(SESSIONS_CHANNEL, {
         onNotify: () => auth.sessions.clear(),
@@ -46,5 +50,5 @@ export const authPlugin = fp<{ sessionTtlMinutes: number }>(
     }
     app.decorate('auth', auth);
   },
-  { name: 'auth', dependencies: ['db'] },
+  { name: 'auth', dependencies: ['db', 'secrets'] },
 );

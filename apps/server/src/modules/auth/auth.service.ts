@@ -12,6 +12,7 @@ import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { dummyVerify, hashPassword, verifyPassword } from '../../lib/password.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.js';
 import { AuthRepository, type LiveSession } from './auth.repository.js';
@@ -85,6 +86,8 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
     options: { cacheSessions: boolean },
+    /** TOTP secrets are stored sealed (encrypted at rest). */
+    private readonly secrets: SecretBox,
   ) {
     this.repo = new AuthRepository(db);
     this.limiter = new LoginLimiter(db);
@@ -122,7 +125,7 @@ export class AuthService {
       : await dummyVerify(body.password);
     if (!user || !passwordOk || user.status !== 1) return fail('api.loginFailed');
     if (user.totp_secret) {
-      const step = verifyTotp(user.totp_secret, body.googleCode, now, user.totp_last_step);
+      const step = verifyTotp(this.secrets.open(user.totp_secret), body.googleCode, now, user.totp_last_step);
       if (step === null || !(await this.repo.claimTotpStep(user.id, step))) return fail('api.totpInvalid');
     }
 
@@ -208,7 +211,7 @@ export class AuthService {
     const row = await this.repo.findUserById(user.id);
     if (row?.totp_secret) throw new ApiError(Code.CONFLICT, 'api.totpAlreadyEnabled');
     const secret = newTotpSecret();
-    await this.repo.setTotp(user.id, { totp_pending_secret: secret }, this.clock());
+    await this.repo.setTotp(user.id, { totp_pending_secret: this.secrets.seal(secret) }, this.clock());
     return { secret, otpauth_url: otpauthUrl(TOTP_ISSUER, user.username, secret) };
   }
 
@@ -218,7 +221,7 @@ export class AuthService {
     if (row?.totp_secret) throw new ApiError(Code.CONFLICT, 'api.totpAlreadyEnabled');
     if (!row?.totp_pending_secret) throw new ApiError(Code.CONFLICT, 'api.totpNotPending');
     const now = this.clock();
-    const step = verifyTotp(row.totp_pending_secret, code, now, null);
+    const step = verifyTotp(this.secrets.open(row.totp_pending_secret), code, now, null);
     if (step === null) throw new ApiError(Code.TOTP_INVALID, 'api.totpInvalid');
     await this.repo.setTotp(
       user.id,
@@ -232,7 +235,7 @@ export class AuthService {
     const row = await this.repo.findUserById(user.id);
     if (!row?.totp_secret) throw new ApiError(Code.CONFLICT, 'api.totpNotEnabled');
     const now = this.clock();
-    const step = verifyTotp(row.totp_secret, code, now, row.totp_last_step);
+    const step = verifyTotp(this.secrets.open(row.totp_secret), code, now, row.totp_last_step);
     if (step === null || !(await this.repo.claimTotpStep(user.id, step))) {
       throw new ApiError(Code.TOTP_INVALID, 'api.totpInvalid');
     }

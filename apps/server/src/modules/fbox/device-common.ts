@@ -22,6 +22,7 @@ export type DeviceDeps = Pick<
   | 'miners'
   | 'fboxConfig'
   | 'accountSwitches'
+  | 'secrets'
 >;
 
 /** The history retention of the configuration, as `readSeries` takes it. */

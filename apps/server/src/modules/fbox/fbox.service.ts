@@ -156,7 +156,10 @@ export class FboxService {
       meters: meters.map((m) => meterOf(m, box)),
       public_ip: box.public_ip ?? '',
       device_id: box.device_id,
-      ...(access.canManage && { mqtt_username: box.mqtt_username, mqtt_password: box.mqtt_password }),
+      ...(access.canManage && {
+        mqtt_username: box.mqtt_username,
+        mqtt_password: this.deps.secrets.open(box.mqtt_password),
+      }),
       flow_rate: readingOf(box.flow_rate),
       valve_opening: readingOf(box.valve_opening),
       water_in_temp: readingOf(box.water_in_temp),
@@ -260,7 +263,7 @@ export class FboxService {
           ...(body[`collector${no}_mac`] !== undefined && { mac: body[`collector${no}_mac`] }),
           ...(body[`collector${no}_account`] !== undefined && { account: body[`collector${no}_account`] }),
           // Write-only: an empty field keeps the stored password.
-          ...(password && { password }),
+          ...(password && { password: this.deps.secrets.seal(password) }),
         });
         await tx.upsertMeter(body.id, no, {
           ...(body[`meter${no}_number`] !== undefined && { meter_number: body[`meter${no}_number`] }),

@@ -57,7 +57,7 @@ describeDb('client key records (embedded broker)', () => {
     expect(res).toMatchObject({ code: 1, data: { broker: 'embedded' } });
     return res.data.items;
   };
-  const agentKey = async () =>
+  const storedAgentKey = async () =>
     (
       await t.app.db
         .selectFrom('areas')
@@ -65,6 +65,8 @@ describeDb('client key records (embedded broker)', () => {
         .where('id', '=', areaId)
         .executeTakeFirstOrThrow()
     ).agent_key;
+  /** The Agent Key as the mine's page shows it (stored encrypted, see secrets/). */
+  const agentKey = async () => t.app.secrets.open(await storedAgentKey());
   /** An agent's client id: its mine's prefix and a name of its own. */
   const agentId = (name: string) => `${agentClientIdPrefix(areaId)}${name}`;
   const connectAgent = (clientId: string, password: string) =>
@@ -139,6 +141,21 @@ describeDb('client key records (embedded broker)', () => {
     agent.publish(topics.telemetry(fbox.device_id), '{}', { qos: 0 });
     await gone;
     await waitFor(async () => (await records())[0]?.online === false);
+  });
+
+  it('stores the Agent Key encrypted; agents log in with the key the API shows', async () => {
+    const created = await storedAgentKey();
+    expect(created).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    const fresh = (await post(t.app, '/index/fbox.area/regenerate_key', { id: areaId }, { token })).json()
+      .data.agent_key as string;
+    expect(fresh).toMatch(/^[0-9a-f]{32}$/);
+    const stored = await storedAgentKey();
+    expect(stored).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    expect(stored).not.toContain(fresh);
+    const agent = await connectAgent(agentId('collector-5'), fresh);
+    clients.push(agent);
+    expect(agent.connected).toBe(true);
+    await expect(connectAgent(agentId('collector-6'), stored)).rejects.toThrow(/Bad username or password/);
   });
 
   it('revokes an agent: disconnected now, refused from then on, back only with a new Agent Key', async () => {

@@ -14,7 +14,10 @@ import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { ClientRecordRepository } from './client-record.repository.js';
 import { MineRepository } from './mine.repository.js';
 
-export type MineDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas' | 'devices' | 'mqtt' | 'mqttBroker'>;
+export type MineDeps = Pick<
+  FastifyInstance,
+  'db' | 'clock' | 'areas' | 'devices' | 'mqtt' | 'mqttBroker' | 'secrets'
+>;
 
 type RecordRow = Awaited<ReturnType<ClientRecordRepository['listByArea']>>[number];
 
@@ -55,7 +58,7 @@ export class MineService {
       electricity_price: Number(row.electricity_price),
       comment: row.comment,
       contact: row.contact,
-      agent_key: row.agent_key,
+      agent_key: this.deps.secrets.open(row.agent_key),
       created_at: Number(row.created_at),
     }));
   }
@@ -90,7 +93,11 @@ export class MineService {
   async regenerateAgentKey(user: AreaCaller, id: number): Promise<{ agent_key: string }> {
     await this.deps.areas.requireAccess(user, id);
     const agentKey = newAgentKey();
-    await new AreaRepository(this.deps.db).update(id, { agent_key: agentKey }, this.deps.clock());
+    await new AreaRepository(this.deps.db).update(
+      id,
+      { agent_key: this.deps.secrets.seal(agentKey) },
+      this.deps.clock(),
+    );
     await new ClientRecordRepository(this.deps.db).readmit(id, agentUsername(id));
     this.deps.mqttBroker?.disconnectAgents(id);
     return { agent_key: agentKey };

@@ -36,8 +36,16 @@ describeDb('pool subaccounts (admin/area/pool)', () => {
     return { body: res.json(), raw: res.body };
   };
   const save = (body: Record<string, unknown>, tk = token) => call('save', body, tk);
-  const stored = (id: number) =>
-    t.app.db.selectFrom('pool_subaccounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** The stored row with its secrets opened (they are encrypted at rest, see secrets/). */
+  const stored = async (id: number) => {
+    const row = await t.app.db
+      .selectFrom('pool_subaccounts')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const open = (v: string | null) => (v === null ? null : t.app.secrets.open(v));
+    return { ...row, api_key: open(row.api_key), api_secret: open(row.api_secret) };
+  };
   const rows = () => t.app.db.selectFrom('pool_subaccounts').selectAll().orderBy('id').execute();
   const expectNoSecret = (raw: string) => {
     expect(raw).not.toContain(KEY);
@@ -177,7 +185,7 @@ describeDb('pool subaccounts (admin/area/pool)', () => {
 
   it('answers "not found" for another mine or another mine\'s subaccount, changing nothing', async () => {
     const id = (await save({ ...base, api_key: KEY })).body.data.id as number;
-    const before = await stored(id);
+    const [before] = await rows();
     const stranger = await createMaster(t.app);
     const strangerToken = await login(t.app, stranger);
     const strangerArea = (await createArea(t.app, stranger.id)).id;

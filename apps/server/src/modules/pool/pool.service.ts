@@ -14,7 +14,7 @@ import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound, requireManage } from '../fbox/device-common.js';
 import { PoolRepository, type PoolSubaccountRow, type PoolSubaccountValues } from './pool.repository.js';
 
-type PoolDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
+type PoolDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas' | 'secrets'>;
 
 const subaccountTaken = () =>
   new ApiError(Code.CONFLICT, 'api.poolSubaccountTaken', undefined, {
@@ -94,8 +94,8 @@ export class PoolService {
       subaccount: body.subaccount,
       coin: body.coin,
       observer_url: body.observer_url ?? '',
-      api_key: secretChange(body.api_key, body.clear_api_key),
-      api_secret: secretChange(body.api_secret, body.clear_api_secret),
+      api_key: this.sealed(secretChange(body.api_key, body.clear_api_key)),
+      api_secret: this.sealed(secretChange(body.api_secret, body.clear_api_secret)),
     };
     if (body.id !== undefined && !(await repo.findSubaccount(body.area_id, body.id))) notFound();
     if (await repo.subaccountTaken(body.area_id, values, body.id)) throw subaccountTaken();
@@ -121,7 +121,14 @@ export class PoolService {
    * The stored credentials of a mine's pool subaccounts, for server-side use (revenue statistics).
    * Never hand this to an HTTP answer.
    */
-  credentials(areaId: number) {
-    return this.repo().credentials(areaId);
+  async credentials(areaId: number) {
+    const rows = await this.repo().credentials(areaId);
+    const open = (v: string | null) => (v === null ? null : this.deps.secrets.open(v));
+    return rows.map((r) => ({ ...r, api_key: open(r.api_key), api_secret: open(r.api_secret) }));
+  }
+
+  /** A new secret sealed for storage (encrypted at rest); null and undefined as they are. */
+  private sealed(change: string | null | undefined): string | null | undefined {
+    return change ? this.deps.secrets.seal(change) : change;
   }
 }

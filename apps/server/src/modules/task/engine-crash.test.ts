@@ -48,7 +48,7 @@ interface Received {
       database: openSqlite(file),
       logger: false,
       seed: false,
-      config: { demo: false, webDist: join(dir, 'no-web') },
+      config: { demo: false, webDist: join(dir, 'no-web'), dataDir: dir },
     });
     const { fbox, minerIds } = await seedPduTask(setup, {
       name: 'Crash',

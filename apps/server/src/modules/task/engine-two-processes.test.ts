@@ -73,7 +73,7 @@ interface Received {
         database: { ...database, close: async () => {} },
         logger: false,
         seed: false,
-        config: { demo: false, webDist: join(workDir, 'no-web') },
+        config: { demo: false, webDist: join(workDir, 'no-web'), dataDir: workDir },
       });
       const { fbox, minerIds } = await seedPduTask(setup, {
         name: 'Two processes',
