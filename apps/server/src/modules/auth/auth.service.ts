@@ -15,7 +15,7 @@ import { dummyVerify, hashPassword, verifyPassword } from '../../lib/password.js
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.js';
 import { AuthRepository, type LiveSession } from './auth.repository.js';
-import { accountRule, ipRule, LoginLimiter } from './login-limit.js';
+import { accountRule, ipRule, type LimitKey, LoginLimiter, pairRule } from './login-limit.js';
 import { SessionCache } from './session-cache.js';
 
 /** An area the caller may see, read together with the session (see `AuthService.authenticate`). */
@@ -103,30 +103,37 @@ export class AuthService {
   /** Checks the credentials and opens a session; returns the token (only its hash is stored). */
   async login(body: LoginBody, client: ClientInfo): Promise<string> {
     const now = this.clock();
-    const accountKey = `account:${body.username.toLowerCase()}`;
-    const ipKey = `ip:${client.ip ?? 'unknown'}`;
-    const lockedMs = await this.limiter.lockedFor([accountKey, ipKey], now);
+    const account = body.username.toLowerCase();
+    const ip = client.ip ?? 'unknown';
+    // The pair first: an address it locks out is refused before it counts anywhere else.
+    const keys: LimitKey[] = [
+      { key: `pair:${ip}|${account}`, rule: pairRule },
+      { key: `ip:${ip}`, rule: ipRule },
+      { key: `account:${account}`, rule: accountRule },
+    ];
+    const lockedMs = await this.limiter.reserve(keys, now);
     if (lockedMs > 0) {
       const retryAfter = Math.ceil(lockedMs / 1000);
       throw new ApiError(Code.RATE_LIMITED, 'api.rateLimited', { seconds: retryAfter }, { retryAfter });
     }
-    const fail = async (messageKey: 'api.loginFailed' | 'api.totpInvalid'): Promise<never> => {
-      await this.limiter.recordFailure(accountKey, accountRule, now);
-      await this.limiter.recordFailure(ipKey, ipRule, now);
-      throw new ApiError(Code.LOGIN_FAILED, messageKey);
+    // A failure keeps the attempt it reserved. Wrong password, unknown user, disabled account and a
+    // wrong or missing code all answer alike, so the answer does not tell which part was right.
+    const fail = (): never => {
+      throw new ApiError(Code.LOGIN_FAILED, 'api.loginFailed');
     };
 
     const user = await this.repo.findUserByUsername(body.username);
     const passwordOk = user
       ? await verifyPassword(user.password_hash, body.password)
       : await dummyVerify(body.password);
-    if (!user || !passwordOk || user.status !== 1) return fail('api.loginFailed');
+    if (!user || !passwordOk || user.status !== 1) return fail();
     if (user.totp_secret) {
       const step = verifyTotp(user.totp_secret, body.googleCode, now, user.totp_last_step);
-      if (step === null || !(await this.repo.claimTotpStep(user.id, step))) return fail('api.totpInvalid');
+      if (step === null || !(await this.repo.claimTotpStep(user.id, step))) return fail();
     }
 
-    await this.limiter.clear(accountKey);
+    await this.limiter.clear(keys[0]!.key);
+    await this.limiter.release([keys[1]!.key, keys[2]!.key]);
     const token = newToken();
     await this.repo.createSession({
       user_id: user.id,
