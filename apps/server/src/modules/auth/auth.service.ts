@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { refuseCommonPassword } from '../../lib/common-passwords.js';
 import { dummyVerify, hashPassword, verifyPassword } from '../../lib/password.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.js';
@@ -204,6 +205,7 @@ export class AuthService {
         errors: [{ field: 'oldpassword', rule: 'api.oldPasswordWrong' }],
       });
     }
+    await refuseCommonPassword(newPassword);
     const now = this.clock();
     await this.repo.setPasswordHash(user.id, await hashPassword(newPassword), now);
     await this.repo.revokeUserSessions(user.id, now);

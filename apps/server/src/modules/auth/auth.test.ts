@@ -122,17 +122,26 @@ describeDb('login and sessions', () => {
     ).json();
     expect(wrong).toMatchObject({ code: Code.VALIDATION, msg: 'The old password is wrong' });
     expect(wrong.data.errors[0]).toMatchObject({ field: 'oldpassword' });
-    for (const password of ['short', 'x'.repeat(19)]) {
+    const refusals: [string, string][] = [
+      ['short', 'Password: Please input a new password of at least 8 characters'],
+      ['x'.repeat(129), 'Password: must be at most 128 characters'],
+      ['iloveyou', 'Password: is one of the most common passwords; choose another'],
+      ['Sunshine1', 'Password: is one of the most common passwords; choose another'],
+    ];
+    for (const [password, msg] of refusals) {
       const res = (await post(t.app, url, { oldpassword: 'alice-pass-1', password }, { token })).json();
-      expect(res).toMatchObject({ code: -2, msg: 'Password: Please input a new password of 8-18 digits' });
+      expect(res).toMatchObject({ code: -2, msg, data: { errors: [{ field: 'password' }] } });
     }
+    expect((await get(t.app, INFO, {}, { token })).json().code).toBe(1);
+    // A 64-character passphrase is welcome.
+    const passphrase = 'correct horse battery staple '.repeat(3).slice(0, 64);
     const ok = (
-      await post(t.app, url, { oldpassword: 'alice-pass-1', password: 'new-pass-123' }, { token })
+      await post(t.app, url, { oldpassword: 'alice-pass-1', password: passphrase }, { token })
     ).json();
     expect(ok).toMatchObject({ code: 1, msg: 'Password changed, please log in again' });
     expect((await get(t.app, INFO, {}, { token })).json().code).toBe(-9000);
     expect((await get(t.app, INFO, {}, { token: other })).json().code).toBe(-9000);
     expect((await post(t.app, LOGIN, { username: 'alice', password: 'alice-pass-1' })).json().code).toBe(-1);
-    await login(t.app, { ...user, password: 'new-pass-123' });
+    await login(t.app, { ...user, password: passphrase });
   });
 });

@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { DB, UsersTable } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { refuseCommonPassword } from '../../lib/common-passwords.js';
 import { hashPassword } from '../../lib/password.js';
 import { parseRules, type SessionUser } from '../auth/auth.service.js';
 import { UserRepository, userDefaults } from '../user/user.repository.js';
@@ -67,6 +68,7 @@ export class SubAccountService {
    */
   async create(master: Master, body: SubAccountCreateBody): Promise<SubAccount> {
     const ownerId = masterId(master);
+    await refuseCommonPassword(body.password);
     const passwordHash = await hashPassword(body.password);
     const id = await this.transaction(async (repo, users) => {
       await this.checkUnique(repo, users, body, -1);
@@ -114,6 +116,7 @@ export class SubAccountService {
    */
   async edit(master: Master, body: SubAccountEditBody): Promise<SubAccount> {
     const ownerId = masterId(master);
+    if (body.password !== undefined) await refuseCommonPassword(body.password);
     const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
     await this.transaction(async (repo, users) => {
       const current = (await repo.findOwned(ownerId, body.id)) ?? notFound();

@@ -15,6 +15,7 @@ const LIST = '/index/fbox.user/index';
 const CREATE = '/index/fbox.user/create';
 const EDIT = '/index/fbox.user/edit';
 const DELETE = '/index/fbox.user/deleted';
+const COMMON = 'Password: is one of the most common passwords; choose another';
 
 describeDb('sub-accounts (fbox.user)', () => {
   let t: TestApp;
@@ -155,8 +156,9 @@ describeDb('sub-accounts (fbox.user)', () => {
     ['username at most 50', { username: 'a'.repeat(51) }, 'Username: must be at most 50 characters'],
     ['username characters', { username: 'anna smith' }, 'Username: may use letters, digits and . _ @ - only'],
     ['password required', { password: '' }, 'Password: is required'],
-    ['password 8+', { password: 'short1' }, 'Password: Please input a new password of 8-18 digits'],
-    ['password 18-', { password: 'x'.repeat(19) }, 'Password: Please input a new password of 8-18 digits'],
+    ['password 8+', { password: 'short1' }, 'Password: Please input a new password of at least 8 characters'],
+    ['password 128-', { password: 'x'.repeat(129) }, 'Password: must be at most 128 characters'],
+    ['password common', { password: 'Password123' }, COMMON],
     ['nickname required', { nickname: ' ' }, 'Nickname: is required'],
     ['nickname at most 50', { nickname: 'n'.repeat(51) }, 'Nickname: must be at most 50 characters'],
     ['phone required', { mobile: '' }, 'Phone: is required'],
@@ -375,7 +377,8 @@ describeDb('sub-accounts (fbox.user)', () => {
     const editRejects: [string, Record<string, unknown>, string][] = [
       ['id', { id: 'abc' }, 'Id: is invalid'],
       ['username', { username: 'a b' }, 'Username: may use letters, digits and . _ @ - only'],
-      ['password', { password: 'short' }, 'Password: Please input a new password of 8-18 digits'],
+      ['password', { password: 'short' }, 'Password: Please input a new password of at least 8 characters'],
+      ['common password', { password: 'qwertyuiop' }, COMMON],
       ['nickname', { nickname: '' }, 'Nickname: is required'],
       ['phone', { mobile: '86' }, 'Phone: number must be digits without spaces'],
       ['email', { email: 'nope' }, 'Email: must be a valid email address'],
