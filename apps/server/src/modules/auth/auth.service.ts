@@ -81,12 +81,20 @@ export class AuthService {
   /** Tells the other processes that sessions may have changed (set by the plugin on PostgreSQL). */
   broadcast: (() => Promise<void>) | undefined;
 
+  private readonly sessionMaxMs: number;
+
+  /**
+   * @param sessionTtlMs sliding lifetime: a session unused this long ends.
+   * @param options.sessionMaxMs absolute lifetime: a session ends this long after login, used or
+   *   not (ASVS 3.3.2); no bound when left out.
+   */
   constructor(
     db: Kysely<DB>,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
-    options: { cacheSessions: boolean },
+    options: { cacheSessions: boolean; sessionMaxMs?: number },
   ) {
+    this.sessionMaxMs = options.sessionMaxMs ?? Number.MAX_SAFE_INTEGER;
     this.repo = new AuthRepository(db);
     this.limiter = new LoginLimiter(db);
     this.sessions = new SessionCache(SESSION_CACHE_MS, options.cacheSessions);
@@ -140,7 +148,7 @@ export class AuthService {
       user_id: user.id,
       token_hash: hashToken(token),
       now,
-      expires_at: now + this.sessionTtlMs,
+      expires_at: now + Math.min(this.sessionTtlMs, this.sessionMaxMs),
       ip: client.ip,
       user_agent: client.userAgent?.slice(0, 512) ?? null,
     });
@@ -164,10 +172,15 @@ export class AuthService {
       if (!row) return null;
       this.sessions.set(key, row, now, generation);
     }
+    // Sliding expiry never passes the absolute end; checked here too so a cached session or one
+    // stored before the bound was set cannot outlive it.
+    const endsAt = Number(row.created_at) + this.sessionMaxMs;
+    if (now >= endsAt) return null;
     if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
-      await this.repo.touchSession(row.session_id, now, now + this.sessionTtlMs);
+      const expiresAt = Math.min(now + this.sessionTtlMs, endsAt);
+      await this.repo.touchSession(row.session_id, now, expiresAt);
       row.last_seen_at = now;
-      row.expires_at = now + this.sessionTtlMs;
+      row.expires_at = expiresAt;
     }
     return {
       id: row.user_id,

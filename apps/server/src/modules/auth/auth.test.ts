@@ -87,6 +87,23 @@ describeDb('login and sessions', () => {
     });
   });
 
+  it('ends a session SESSION_MAX_HOURS (default 168) after login even while it is used', async () => {
+    const token = await login(t.app, user);
+    const hour = 3_600_000;
+    for (let h = 0; h < 167; h += 12) {
+      t.clock.advance(12 * hour);
+      if (h + 12 < 168) expect((await get(t.app, INFO, {}, { token })).json().code, `${h + 12} h`).toBe(1);
+    }
+    // 168 h minus one second: still open (and now cached), then the bound ends it, cache or not.
+    const opened = await t.app.db.selectFrom('sessions').select('created_at').executeTakeFirstOrThrow();
+    t.clock.ms = Number(opened.created_at) + 168 * hour - 1000;
+    expect((await get(t.app, INFO, {}, { token })).json().code).toBe(1);
+    t.clock.advance(1000);
+    expect((await get(t.app, INFO, {}, { token })).json().code).toBe(-9000);
+    // A fresh login opens a new session.
+    expect((await get(t.app, INFO, {}, { token: await login(t.app, user) })).json().code).toBe(1);
+  });
+
   it('revokes the token on logout', async () => {
     const token = await login(t.app, user);
     expect((await post(t.app, '/index/index/logout', {}, { token })).json()).toMatchObject({ code: 1 });
