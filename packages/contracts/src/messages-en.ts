@@ -171,7 +171,7 @@ export const sharedEn = {
   'alertLevel.2': 'Major',
   'alertLevel.3': 'Minor',
   // ── sub-accounts ──
-  'api.usernameTaken': 'This username is already used by another account',
+  'api.usernameTaken': 'This username is not available; choose another',
   'rule.username': 'may use letters, digits and . _ @ - only',
   'rule.accountStatus': 'must be enabled or disabled',
   'rule.authority': 'must be administrator or operator',

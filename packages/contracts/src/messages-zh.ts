@@ -173,7 +173,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'alertLevel.2': '重要',
   'alertLevel.3': '次要',
   // ── sub-accounts ──
-  'api.usernameTaken': '该用户名已被其他账号使用',
+  'api.usernameTaken': '该用户名不可用，请换一个',
   'rule.username': '只能包含字母、数字和 . _ @ -',
   'rule.accountStatus': '必须为启用或禁用',
   'rule.authority': '必须为管理员或操作员',

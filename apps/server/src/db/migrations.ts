@@ -10,6 +10,7 @@ import { minesMigration } from './migration-mines.js';
 import { oplogMigration } from './migration-oplog.js';
 import { poolsMigration } from './migration-pools.js';
 import { tasksMigration } from './migration-tasks.js';
+import { tenantContactsMigration } from './migration-tenant-contacts.js';
 
 const init = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
@@ -134,6 +135,8 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── tasks (0010) ──
   '0010_tasks': tasksMigration(dialect),
   // ── end tasks (0010) ──
+
+  '0013_tenant_contacts': tenantContactsMigration,
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */
