@@ -83,7 +83,7 @@ describe('sign-in and the guard', () => {
     await page.locator('#changePassword_password').fill('short');
     await page.locator('#changePassword_confirm').fill('short');
     await page.getByTestId('change-password-submit').click();
-    await page.getByText('Please input a new password of 8-18 digits').first().waitFor();
+    await page.getByText('Please input a new password of at least 8 characters').first().waitFor();
 
     const next = 'Changed-pass9';
     await page.locator('#changePassword_password').fill(next);

@@ -91,7 +91,10 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { database: options.database ?? openDatabase(config) });
   await app.register(secretsPlugin);
-  await app.register(authPlugin, { sessionTtlMinutes: config.sessionTtlMinutes });
+  await app.register(authPlugin, {
+    sessionTtlMinutes: config.sessionTtlMinutes,
+    sessionMaxHours: config.sessionMaxHours,
+  });
   // Device data path first: the HTTP modules use its services and close before it.
   await app.register(devicesPlugin);
   if (options.mqtt) {

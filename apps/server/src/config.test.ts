@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       DEMO: '0',
       TRUST_PROXY: '1',
       SESSION_TTL_MINUTES: '30',
+      SESSION_MAX_HOURS: '12',
     });
     expect(config).toMatchObject({
       port: 0,
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       demo: false,
       trustProxy: true,
       sessionTtlMinutes: 30,
+      sessionMaxHours: 12,
     });
   });
 

@@ -94,6 +94,11 @@ export const configVariables: ConfigVariable[] = [
     default: '1440',
     description: 'Login session lifetime, extended while used',
   },
+  {
+    name: 'SESSION_MAX_HOURS',
+    default: '168',
+    description: 'Absolute session lifetime: a session ends this long after login even while used',
+  },
   { name: 'WEB_DIST', default: 'apps/web/dist', description: 'Built web console served by the server' },
   {
     name: 'TRUST_PROXY',
@@ -177,6 +182,7 @@ const EnvSchema = z.object({
     })
     .default('info'),
   SESSION_TTL_MINUTES: intString(1, 525_600).default(1440),
+  SESSION_MAX_HOURS: intString(1, 8760).default(168),
   WEB_DIST: z.string().min(1, { error: 'must not be empty' }).default(defaultWebDist),
   TRUST_PROXY: flag.default(false),
   SECRET_KEY: secretKey.optional(),
@@ -220,6 +226,7 @@ export interface Config {
   /** Task engine lease (DESIGN §8). */
   taskLeaseMs: number;
   sessionTtlMinutes: number;
+  sessionMaxHours: number;
   webDist: string;
   trustProxy: boolean;
   /** Seals stored secrets (lib/secret-box); undefined: the key file in `dataDir` is used. */
@@ -285,6 +292,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     commandTimeoutMs: e.COMMAND_TIMEOUT_SECONDS * 1000,
     taskLeaseMs: e.TASK_LEASE_SECONDS * 1000,
     sessionTtlMinutes: e.SESSION_TTL_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
     secretKey: e.SECRET_KEY,

@@ -40,7 +40,8 @@ export const sharedEn = {
   'rule.onOff': 'must be on or off',
   'rule.range': 'must be a number from {{min}} to {{max}}',
   'rule.minNotAboveMax': 'minimum must not be greater than maximum',
-  'rule.password': 'Please input a new password of 8-18 digits',
+  'rule.password': 'Please input a new password of at least 8 characters',
+  'rule.passwordCommon': 'is one of the most common passwords; choose another',
   'rule.passwordMismatch': 'the two passwords do not match',
   'rule.maxItems': 'at most {{max}} rows',
   'rule.minItems': 'keep at least one row',
@@ -173,7 +174,7 @@ export const sharedEn = {
   'alertLevel.2': 'Major',
   'alertLevel.3': 'Minor',
   // ── sub-accounts ──
-  'api.usernameTaken': 'This username is already used by another account',
+  'api.usernameTaken': 'This username is not available; choose another',
   'rule.username': 'may use letters, digits and . _ @ - only',
   'rule.accountStatus': 'must be enabled or disabled',
   'rule.authority': 'must be administrator or operator',

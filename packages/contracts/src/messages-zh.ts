@@ -42,7 +42,8 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'rule.onOff': '必须是开或关',
   'rule.range': '必须是 {{min}} 到 {{max}} 之间的数字',
   'rule.minNotAboveMax': '最小值不能大于最大值',
-  'rule.password': '请输入 8-18 位新密码',
+  'rule.password': '请输入至少 8 位新密码',
+  'rule.passwordCommon': '是最常见的密码之一，请换一个',
   'rule.passwordMismatch': '两次输入的密码不一致',
   'rule.maxItems': '最多 {{max}} 行',
   'rule.minItems': '至少保留一行',
@@ -175,7 +176,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'alertLevel.2': '重要',
   'alertLevel.3': '次要',
   // ── sub-accounts ──
-  'api.usernameTaken': '该用户名已被其他账号使用',
+  'api.usernameTaken': '该用户名不可用，请换一个',
   'rule.username': '只能包含字母、数字和 . _ @ -',
   'rule.accountStatus': '必须为启用或禁用',
   'rule.authority': '必须为管理员或操作员',

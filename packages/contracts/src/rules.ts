@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limits } from './limits.js';
 import type { SharedMessageKey } from './messages.js';
 
 /**
@@ -131,8 +132,8 @@ export const MobileSchema = z
 export const PasswordSchema = z
   .string({ error: rule('rule.required') })
   .min(1, { error: rule('rule.required') })
-  .min(8, { error: rule('rule.password') })
-  .max(18, { error: rule('rule.password') });
+  .min(limits.passwordMin, { error: rule('rule.password') })
+  .max(limits.passwordMax, { error: rule('rule.tooLong', { max: limits.passwordMax }) });
 
 export const TotpCodeSchema = z
   .string({ error: rule('rule.required') })

@@ -12,6 +12,7 @@ import { oplogMigration } from './migration-oplog.js';
 import { poolsMigration } from './migration-pools.js';
 import { secretColumnsMigration } from './migration-secret-columns.js';
 import { tasksMigration } from './migration-tasks.js';
+import { tenantContactsMigration } from './migration-tenant-contacts.js';
 
 const init = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
@@ -142,6 +143,8 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   // ── secrets at rest ──
   '0013_secret_columns': secretColumnsMigration(dialect),
   // ── end secrets at rest ──
+
+  '0014_tenant_contacts': tenantContactsMigration,
 });
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */

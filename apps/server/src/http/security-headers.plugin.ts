@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import { isApiPath } from './paths.js';
 
 /**
  * The response headers helmet sets for these options. They depend on the options only, so they are
@@ -18,13 +19,19 @@ export const securityHeaders = (options: HelmetOptions): [string, string][] => {
   return [...headers];
 };
 
-/** Sets the security headers of DESIGN §9 on every answer (pages, API answers, errors, 404s). */
+/**
+ * Sets the security headers of DESIGN §9 on every answer (pages, API answers, errors, 404s), and
+ * `Cache-Control: no-store` on API answers (both families, downloads and errors too): they carry
+ * tokens, secrets and account data that no browser cache or proxy should keep (ASVS 8.2.1). Pages
+ * and assets keep their own caching (see spa.plugin).
+ */
 export const securityHeadersPlugin = fp(
   async (app, options: HelmetOptions) => {
     const headers = securityHeaders(options);
-    app.addHook('onRequest', (_request, reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const raw = reply.raw;
       for (const [name, value] of headers) raw.setHeader(name, value);
+      if (isApiPath(request.url)) raw.setHeader('cache-control', 'no-store');
       done();
     });
   },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../test/build-test-app.js';
+import { createMaster, get, login, post } from '../test/factories.js';
 
 const INDEX = '<!doctype html><title>FBOX Cloud System</title><div id="root"></div>';
 const html = { accept: 'text/html,application/xhtml+xml' };
@@ -61,6 +62,25 @@ describeDb('static SPA', () => {
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
       expect(res.headers['referrer-policy'], url).toBe('same-origin');
     }
+  });
+
+  it('tells browsers and proxies not to store API answers, but not pages or assets', async () => {
+    const user = await createMaster(t.app);
+    const token = await login(t.app, user);
+    const answers = [
+      await post(t.app, '/index/index/login', { username: user.username, password: user.password }),
+      await get(t.app, '/index/fbox.user/getuserinfo', {}, { token }),
+      await get(t.app, '/api/index/fbox.user/getuserinfo', {}, { token }),
+      await get(t.app, '/index/fbox.user/getuserinfo'),
+      await post(t.app, '/ff-plat-api/api/admin/area/config/list', {}, { token }),
+      await get(t.app, '/index/fbox.nope/index'),
+    ];
+    for (const res of answers) expect(res.headers['cache-control'], res.body).toBe('no-store');
+    expect((await t.app.inject({ method: 'GET', url: '/assets/x-abc123.js' })).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+    const page = await t.app.inject({ method: 'GET', url: '/index', headers: html });
+    expect(page.headers['cache-control']).toBe('no-cache');
   });
 
   it('keeps API paths out of the SPA fallback', async () => {

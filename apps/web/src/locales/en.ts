@@ -334,7 +334,7 @@ export const en = {
   'set.sub.createTitle': 'Add sub-account',
   'set.sub.editTitle': 'Edit sub-account {{name}}',
   'set.sub.search': 'Username, nickname, phone or email',
-  'set.sub.passwordHint': '8 to 18 characters',
+  'set.sub.passwordHint': 'At least 8 characters',
   'set.sub.passwordKeep': 'Leave empty to keep the current password',
   'set.sub.status': 'Account status',
   'set.sub.enabled': 'Enabled',

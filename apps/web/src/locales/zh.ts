@@ -332,7 +332,7 @@ export const zh: Record<keyof typeof en, string> = {
   'set.sub.createTitle': '添加子账号',
   'set.sub.editTitle': '编辑子账号 {{name}}',
   'set.sub.search': '用户名、昵称、手机号或邮箱',
-  'set.sub.passwordHint': '8 到 18 个字符',
+  'set.sub.passwordHint': '至少 8 个字符',
   'set.sub.passwordKeep': '留空则保留当前密码',
   'set.sub.status': '账号状态',
   'set.sub.enabled': '启用',

@@ -19,14 +19,14 @@ const SESSIONS_CHANNEL = 'fbox_sessions_changed';
  * sessions: each one LISTENs, a change is NOTIFYed to all, and a process keeps nothing while its
  * listener is not connected.
  */
-export const authPlugin = fp<{ sessionTtlMinutes: number }>(
-  async (app, { sessionTtlMinutes }) => {
+export const authPlugin = fp<{ sessionTtlMinutes: number; sessionMaxHours: number }>(
+  async (app, { sessionTtlMinutes, sessionMaxHours }) => {
     const listen = app.dbListen;
     const auth = new AuthService(
       app.db,
       app.clock,
       sessionTtlMinutes * 60_000,
-      { cacheSessions: listen === undefined },
+      { cacheSessions: listen === undefined, sessionMaxMs: sessionMaxHours * 3_600_000 },
       app.secrets,
     );
     if (listen) {

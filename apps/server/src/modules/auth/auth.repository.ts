@@ -73,6 +73,7 @@ export class AuthRepository {
       )
       .select([
         'sessions.id as session_id',
+        'sessions.created_at',
         'sessions.last_seen_at',
         'sessions.expires_at',
         'users.id as user_id',

@@ -11,12 +11,13 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { refuseCommonPassword } from '../../lib/common-passwords.js';
 import { dummyVerify, hashPassword, verifyPassword } from '../../lib/password.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../../lib/totp.js';
 import { AuthRepository, type LiveSession } from './auth.repository.js';
-import { accountRule, ipRule, LoginLimiter } from './login-limit.js';
+import { accountRule, ipRule, type LimitKey, LoginLimiter, pairRule } from './login-limit.js';
 import { SessionCache } from './session-cache.js';
 
 /** An area the caller may see, read together with the session (see `AuthService.authenticate`). */
@@ -81,14 +82,22 @@ export class AuthService {
   /** Tells the other processes that sessions may have changed (set by the plugin on PostgreSQL). */
   broadcast: (() => Promise<void>) | undefined;
 
+  private readonly sessionMaxMs: number;
+
+  /**
+   * @param sessionTtlMs sliding lifetime: a session unused this long ends.
+   * @param options.sessionMaxMs absolute lifetime: a session ends this long after login, used or
+   *   not (ASVS 3.3.2); no bound when left out.
+   */
   constructor(
     db: Kysely<DB>,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
-    options: { cacheSessions: boolean },
+    options: { cacheSessions: boolean; sessionMaxMs?: number },
     /** TOTP secrets are stored sealed (encrypted at rest). */
     private readonly secrets: SecretBox,
   ) {
+    this.sessionMaxMs = options.sessionMaxMs ?? Number.MAX_SAFE_INTEGER;
     this.repo = new AuthRepository(db);
     this.limiter = new LoginLimiter(db);
     this.sessions = new SessionCache(SESSION_CACHE_MS, options.cacheSessions);
@@ -106,36 +115,43 @@ export class AuthService {
   /** Checks the credentials and opens a session; returns the token (only its hash is stored). */
   async login(body: LoginBody, client: ClientInfo): Promise<string> {
     const now = this.clock();
-    const accountKey = `account:${body.username.toLowerCase()}`;
-    const ipKey = `ip:${client.ip ?? 'unknown'}`;
-    const lockedMs = await this.limiter.lockedFor([accountKey, ipKey], now);
+    const account = body.username.toLowerCase();
+    const ip = client.ip ?? 'unknown';
+    // The pair first: an address it locks out is refused before it counts anywhere else.
+    const keys: LimitKey[] = [
+      { key: `pair:${ip}|${account}`, rule: pairRule },
+      { key: `ip:${ip}`, rule: ipRule },
+      { key: `account:${account}`, rule: accountRule },
+    ];
+    const lockedMs = await this.limiter.reserve(keys, now);
     if (lockedMs > 0) {
       const retryAfter = Math.ceil(lockedMs / 1000);
       throw new ApiError(Code.RATE_LIMITED, 'api.rateLimited', { seconds: retryAfter }, { retryAfter });
     }
-    const fail = async (messageKey: 'api.loginFailed' | 'api.totpInvalid'): Promise<never> => {
-      await this.limiter.recordFailure(accountKey, accountRule, now);
-      await this.limiter.recordFailure(ipKey, ipRule, now);
-      throw new ApiError(Code.LOGIN_FAILED, messageKey);
+    // A failure keeps the attempt it reserved. Wrong password, unknown user, disabled account and a
+    // wrong or missing code all answer alike, so the answer does not tell which part was right.
+    const fail = (): never => {
+      throw new ApiError(Code.LOGIN_FAILED, 'api.loginFailed');
     };
 
     const user = await this.repo.findUserByUsername(body.username);
     const passwordOk = user
       ? await verifyPassword(user.password_hash, body.password)
       : await dummyVerify(body.password);
-    if (!user || !passwordOk || user.status !== 1) return fail('api.loginFailed');
+    if (!user || !passwordOk || user.status !== 1) return fail();
     if (user.totp_secret) {
       const step = verifyTotp(this.secrets.open(user.totp_secret), body.googleCode, now, user.totp_last_step);
-      if (step === null || !(await this.repo.claimTotpStep(user.id, step))) return fail('api.totpInvalid');
+      if (step === null || !(await this.repo.claimTotpStep(user.id, step))) return fail();
     }
 
-    await this.limiter.clear(accountKey);
+    await this.limiter.clear(keys[0]!.key);
+    await this.limiter.release([keys[1]!.key, keys[2]!.key]);
     const token = newToken();
     await this.repo.createSession({
       user_id: user.id,
       token_hash: hashToken(token),
       now,
-      expires_at: now + this.sessionTtlMs,
+      expires_at: now + Math.min(this.sessionTtlMs, this.sessionMaxMs),
       ip: client.ip,
       user_agent: client.userAgent?.slice(0, 512) ?? null,
     });
@@ -159,10 +175,15 @@ export class AuthService {
       if (!row) return null;
       this.sessions.set(key, row, now, generation);
     }
+    // Sliding expiry never passes the absolute end; checked here too so a cached session or one
+    // stored before the bound was set cannot outlive it.
+    const endsAt = Number(row.created_at) + this.sessionMaxMs;
+    if (now >= endsAt) return null;
     if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
-      await this.repo.touchSession(row.session_id, now, now + this.sessionTtlMs);
+      const expiresAt = Math.min(now + this.sessionTtlMs, endsAt);
+      await this.repo.touchSession(row.session_id, now, expiresAt);
       row.last_seen_at = now;
-      row.expires_at = now + this.sessionTtlMs;
+      row.expires_at = expiresAt;
     }
     return {
       id: row.user_id,
@@ -200,6 +221,7 @@ export class AuthService {
         errors: [{ field: 'oldpassword', rule: 'api.oldPasswordWrong' }],
       });
     }
+    await refuseCommonPassword(newPassword);
     const now = this.clock();
     await this.repo.setPasswordHash(user.id, await hashPassword(newPassword), now);
     await this.repo.revokeUserSessions(user.id, now);

@@ -87,6 +87,23 @@ describeDb('login and sessions', () => {
     });
   });
 
+  it('ends a session SESSION_MAX_HOURS (default 168) after login even while it is used', async () => {
+    const token = await login(t.app, user);
+    const hour = 3_600_000;
+    for (let h = 0; h < 167; h += 12) {
+      t.clock.advance(12 * hour);
+      if (h + 12 < 168) expect((await get(t.app, INFO, {}, { token })).json().code, `${h + 12} h`).toBe(1);
+    }
+    // 168 h minus one second: still open (and now cached), then the bound ends it, cache or not.
+    const opened = await t.app.db.selectFrom('sessions').select('created_at').executeTakeFirstOrThrow();
+    t.clock.ms = Number(opened.created_at) + 168 * hour - 1000;
+    expect((await get(t.app, INFO, {}, { token })).json().code).toBe(1);
+    t.clock.advance(1000);
+    expect((await get(t.app, INFO, {}, { token })).json().code).toBe(-9000);
+    // A fresh login opens a new session.
+    expect((await get(t.app, INFO, {}, { token: await login(t.app, user) })).json().code).toBe(1);
+  });
+
   it('revokes the token on logout', async () => {
     const token = await login(t.app, user);
     expect((await post(t.app, '/index/index/logout', {}, { token })).json()).toMatchObject({ code: 1 });
@@ -122,17 +139,26 @@ describeDb('login and sessions', () => {
     ).json();
     expect(wrong).toMatchObject({ code: Code.VALIDATION, msg: 'The old password is wrong' });
     expect(wrong.data.errors[0]).toMatchObject({ field: 'oldpassword' });
-    for (const password of ['short', 'x'.repeat(19)]) {
+    const refusals: [string, string][] = [
+      ['short', 'Password: Please input a new password of at least 8 characters'],
+      ['x'.repeat(129), 'Password: must be at most 128 characters'],
+      ['iloveyou', 'Password: is one of the most common passwords; choose another'],
+      ['Sunshine1', 'Password: is one of the most common passwords; choose another'],
+    ];
+    for (const [password, msg] of refusals) {
       const res = (await post(t.app, url, { oldpassword: 'alice-pass-1', password }, { token })).json();
-      expect(res).toMatchObject({ code: -2, msg: 'Password: Please input a new password of 8-18 digits' });
+      expect(res).toMatchObject({ code: -2, msg, data: { errors: [{ field: 'password' }] } });
     }
+    expect((await get(t.app, INFO, {}, { token })).json().code).toBe(1);
+    // A 64-character passphrase is welcome.
+    const passphrase = 'correct horse battery staple '.repeat(3).slice(0, 64);
     const ok = (
-      await post(t.app, url, { oldpassword: 'alice-pass-1', password: 'new-pass-123' }, { token })
+      await post(t.app, url, { oldpassword: 'alice-pass-1', password: passphrase }, { token })
     ).json();
     expect(ok).toMatchObject({ code: 1, msg: 'Password changed, please log in again' });
     expect((await get(t.app, INFO, {}, { token })).json().code).toBe(-9000);
     expect((await get(t.app, INFO, {}, { token: other })).json().code).toBe(-9000);
     expect((await post(t.app, LOGIN, { username: 'alice', password: 'alice-pass-1' })).json().code).toBe(-1);
-    await login(t.app, { ...user, password: 'new-pass-123' });
+    await login(t.app, { ...user, password: passphrase });
   });
 });

@@ -39,10 +39,17 @@ describeDb('Google Authenticator (TOTP)', () => {
     expect(enable.json().code).toBe(1);
     expect((await get(t.app, '/index/fbox.user/getuserinfo', {}, { token })).json().data.google_auth).toBe(1);
 
-    expect(await attempt('')).toMatchObject({
+    // A right password with a missing or wrong code answers like a wrong password: no oracle.
+    const wrongPassword = (
+      await post(t.app, LOGIN, { username: user.username, password: 'not-the-password', googleCode: '' })
+    ).json();
+    expect(wrongPassword).toEqual({
       code: -1,
-      msg: 'The Google Authenticator code is wrong or was already used',
+      msg: 'Incorrect username, password or Google Authenticator code',
+      data: null,
     });
+    expect(await attempt('')).toEqual(wrongPassword);
+    expect(await attempt('000000')).toEqual(wrongPassword);
     // The code used to enable is spent.
     expect((await attempt(totpCode(secret, t.clock.now()))).code).toBe(-1);
     t.clock.advance(30_000);

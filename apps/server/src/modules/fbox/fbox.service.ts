@@ -15,6 +15,7 @@ import {
 } from '@fbox/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
+import { ClientRecordRepository } from '../mine/client-record.repository.js';
 import {
   type DeviceDeps,
   notFound,
@@ -305,9 +306,14 @@ export class FboxService {
     }
     requireManage(target);
     const now = this.deps.clock();
-    await this.deps.db.transaction().execute((trx) => new FboxRepository(trx).moveToArea(id, toAreaId, now));
-    // Ingest resolves the box afresh, so its next telemetry lands in the new area.
-    this.deps.devices.forget(box.device_id);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await new FboxRepository(trx).moveToArea(id, toAreaId, now);
+      await new ClientRecordRepository(trx).moveGateway(id, toAreaId);
+    });
+    // Ingest resolves the box afresh, so its next telemetry lands in the new area; its live MQTT
+    // sessions, opened as the old mine's, are closed so the gateway comes back as the new mine's
+    // (else its hello and disconnect would still be recorded under the old mine).
+    this.deps.devices.revoke(box.device_id);
     this.deps.miners.invalidate(areaId);
     this.deps.miners.invalidate(toAreaId);
   }

@@ -359,6 +359,26 @@ describeDb('FBOX API (fbox.boxlist)', () => {
     ).toBe(Code.FORBIDDEN);
   });
 
+  it('shows gateway credentials to an administrator of the mine, as docs/api.md says', async () => {
+    const box = await liveBox();
+    const admin = await login(
+      t.app,
+      await createSubAccount(t.app, master, [areaId], { authority: 'administrator' }),
+    );
+    const d = (await detail(box.id, { tk: admin })).data;
+    expect(d.mqtt_username).toMatch(/^gw-/);
+    expect(d.mqtt_password).toBe((await detail(box.id)).data.mqtt_password);
+    const res = (
+      await post(
+        t.app,
+        '/index/fbox.boxlist/regenerate_mqtt',
+        { area_id: areaId, id: box.id },
+        { token: admin },
+      )
+    ).json();
+    expect(res).toMatchObject({ code: 1, data: { mqtt_username: d.mqtt_username } });
+  });
+
   it('regenerates the MQTT password for a master', async () => {
     const box = await liveBox();
     const before = (await detail(box.id)).data.mqtt_password;

@@ -133,6 +133,27 @@ export class ClientRecordRepository {
       .execute();
   }
 
+  /**
+   * An FBOX moved to another mine: its gateway's records go with it, so the old mine no longer
+   * lists them. Records of it the new mine may hold from an earlier stay give way to the moved ones
+   * (one record per mine, key and client id). They are marked offline: the move closes the
+   * gateway's sessions, whose end is recorded under the old mine's key, which no longer matches.
+   */
+  async moveGateway(fboxId: number, toAreaId: number): Promise<void> {
+    await this.db
+      .deleteFrom('mqtt_clients')
+      .where('kind', '=', 'gateway')
+      .where('fbox_id', '=', fboxId)
+      .where('area_id', '=', toAreaId)
+      .execute();
+    await this.db
+      .updateTable('mqtt_clients')
+      .set({ area_id: toAreaId, online: 0 })
+      .where('kind', '=', 'gateway')
+      .where('fbox_id', '=', fboxId)
+      .execute();
+  }
+
   /** A client's sessions ended: offline, seen until now. */
   async markOffline(key: ClientKey, now: number): Promise<void> {
     await this.db

@@ -247,6 +247,37 @@ describeDb('client key records (embedded broker)', () => {
     await gone;
   });
 
+  it('moves a gateway with its FBOX to another mine: the old mine lists it no more', async () => {
+    const gateway = await connectGateway(t.app, fbox, { clientId: fbox.device_id });
+    await gateway.publishAsync(topics.hello(fbox.device_id), JSON.stringify({ computer_name: 'rack-7' }), {
+      qos: 1,
+    });
+    await waitFor(async () => (await records())[0]?.computer_name === 'rack-7');
+    const north = (await createArea(t.app, master.id, 'North')).id;
+    const recordsOfNorth = async (): Promise<Record[]> => {
+      await t.app.mqttClients!.drain();
+      return (await get(t.app, CLIENTS, { area_id: String(north) }, { token })).json().data.items;
+    };
+    // Its session was opened as the old mine's: it is closed, and the gateway comes back as the new one's.
+    const gone = closed(gateway);
+    const moved = await post(
+      t.app,
+      '/index/fbox.boxlist/transfer',
+      { area_id: areaId, id: fbox.id, to_area_id: north },
+      { token },
+    );
+    expect(moved.json().code).toBe(1);
+    await gone;
+    expect(await records()).toEqual([]);
+    expect(await recordsOfNorth()).toEqual([
+      expect.objectContaining({ client_id: fbox.device_id, computer_name: 'rack-7', online: false }),
+    ]);
+    clients.push(await connectGateway(t.app, fbox, { clientId: fbox.device_id }));
+    await waitFor(async () => (await recordsOfNorth())[0]?.online === true);
+    expect(await recordsOfNorth()).toHaveLength(1);
+    expect(await records()).toEqual([]);
+  });
+
   it('cuts off the gateways and agents of a deleted mine', async () => {
     const gateway = await connectGateway(t.app, fbox, { clientId: fbox.device_id });
     const agent = await connectAgent(agentId('collector-1'), await agentKey());

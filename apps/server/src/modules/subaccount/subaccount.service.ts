@@ -11,13 +11,14 @@ import {
   type SubAccountListQuery,
 } from '@fbox/contracts';
 import type { Kysely, Updateable } from 'kysely';
-import { isUniqueViolation } from '../../db/errors.js';
 import type { DB, UsersTable } from '../../db/schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { refuseCommonPassword } from '../../lib/common-passwords.js';
 import { hashPassword } from '../../lib/password.js';
 import { parseRules, type SessionUser } from '../auth/auth.service.js';
 import { UserRepository, userDefaults } from '../user/user.repository.js';
+import { accountConflict } from '../user/user.service.js';
 import { SubAccountRepository, type SubAccountRow } from './subaccount.repository.js';
 
 interface ListPage<T> {
@@ -67,9 +68,10 @@ export class SubAccountService {
    */
   async create(master: Master, body: SubAccountCreateBody): Promise<SubAccount> {
     const ownerId = masterId(master);
+    await refuseCommonPassword(body.password);
     const passwordHash = await hashPassword(body.password);
     const id = await this.transaction(async (repo, users) => {
-      await this.checkUnique(repo, users, body, -1);
+      await this.checkUnique(repo, users, body, -1, ownerId);
       const areaIds = await this.checkAreas(repo, ownerId, body.area_ids);
       const now = this.clock();
       const userId = await repo.insert(
@@ -114,10 +116,11 @@ export class SubAccountService {
    */
   async edit(master: Master, body: SubAccountEditBody): Promise<SubAccount> {
     const ownerId = masterId(master);
+    if (body.password !== undefined) await refuseCommonPassword(body.password);
     const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
     await this.transaction(async (repo, users) => {
       const current = (await repo.findOwned(ownerId, body.id)) ?? notFound();
-      await this.checkUnique(repo, users, body, body.id);
+      await this.checkUnique(repo, users, body, body.id, ownerId);
       const areaIds = body.area_ids && (await this.checkAreas(repo, ownerId, body.area_ids));
       const now = this.clock();
       const values: Updateable<UsersTable> = {};
@@ -179,18 +182,23 @@ export class SubAccountService {
     }));
   }
 
-  /** Username, email and phone are unique among all accounts (spec §5). */
+  /**
+   * Usernames are unique among all accounts (they are login names); email and phone among the
+   * accounts of one master (spec §5 "duplicate email or phone is rejected", per tenant so that a
+   * refusal never reveals another master's accounts).
+   */
   private async checkUnique(
     repo: SubAccountRepository,
     users: UserRepository,
     body: { username?: string; email?: string; mobile?: string },
     exceptId: number,
+    ownerId: number,
   ): Promise<void> {
     if (body.username !== undefined && (await repo.usernameTaken(body.username, exceptId)))
       throw new ApiError(Code.CONFLICT, 'api.usernameTaken');
-    if (body.email !== undefined && (await users.emailTaken(body.email, exceptId)))
+    if (body.email !== undefined && (await users.emailTaken(body.email, exceptId, ownerId)))
       throw new ApiError(Code.CONFLICT, 'api.duplicateEmail');
-    if (body.mobile !== undefined && (await users.mobileTaken(body.mobile, exceptId)))
+    if (body.mobile !== undefined && (await users.mobileTaken(body.mobile, exceptId, ownerId)))
       throw new ApiError(Code.CONFLICT, 'api.duplicatePhone');
   }
 
@@ -210,9 +218,8 @@ export class SubAccountService {
         .transaction()
         .execute((trx) => work(new SubAccountRepository(trx), new UserRepository(trx)));
     } catch (error) {
-      // Two requests racing for one username: the unique index decides.
-      if (isUniqueViolation(error)) throw new ApiError(Code.CONFLICT, 'api.usernameTaken');
-      throw error;
+      // Two requests racing for one username, email or phone: the unique indexes decide.
+      throw accountConflict(error) ?? error;
     }
   }
 }

@@ -70,23 +70,30 @@ export class UserRepository {
     return row.id;
   }
 
-  /** Whether another account already uses this email (compared case-insensitively). */
-  async emailTaken(email: string, exceptUserId: number): Promise<boolean> {
+  /**
+   * Whether another account of the tenant (master `masterId` and its sub-accounts) already uses this
+   * email (compared case-insensitively). Other tenants are not looked at: their accounts must not be
+   * revealed by a refusal (see docs/api.md, "Uniqueness").
+   */
+  async emailTaken(email: string, exceptUserId: number, masterId: number): Promise<boolean> {
     const row = await this.db
       .selectFrom('users')
       .select('id')
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
       .where('id', '<>', exceptUserId)
+      .where((eb) => eb.or([eb('id', '=', masterId), eb('parent_id', '=', masterId)]))
       .executeTakeFirst();
     return row !== undefined;
   }
 
-  async mobileTaken(mobile: string, exceptUserId: number): Promise<boolean> {
+  /** Whether another account of the tenant already uses this phone (see `emailTaken`). */
+  async mobileTaken(mobile: string, exceptUserId: number, masterId: number): Promise<boolean> {
     const row = await this.db
       .selectFrom('users')
       .select('id')
       .where('mobile', '=', mobile)
       .where('id', '<>', exceptUserId)
+      .where((eb) => eb.or([eb('id', '=', masterId), eb('parent_id', '=', masterId)]))
       .executeTakeFirst();
     return row !== undefined;
   }

@@ -1,7 +1,7 @@
 import { Code, UserInfoSchema } from '@fbox/contracts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
-import { createMaster, get, login, post } from '../../test/factories.js';
+import { createMaster, createSubAccount, get, login, post } from '../../test/factories.js';
 
 const INFO = '/index/fbox.user/getuserinfo';
 const SET = '/index/fbox.user/setuserinfo';
@@ -181,9 +181,19 @@ describeDb('user info', () => {
     ]);
   });
 
-  it("rejects another user's email (any case) or phone and changes nothing", async () => {
-    const other = await login(t.app, await createMaster(t.app));
-    await post(t.app, SET, { email: 'taken@example.com', mobile: '1 5550100' }, { token: other });
+  it('rejects an email (any case) or phone of another account of its own, and changes nothing', async () => {
+    const bob = await t.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'bob')
+      .executeTakeFirstOrThrow();
+    const sub = await createSubAccount(t.app, { id: bob.id, username: 'bob', password: '' });
+    await post(
+      t.app,
+      SET,
+      { email: 'taken@example.com', mobile: '1 5550100' },
+      { token: await login(t.app, sub) },
+    );
     const before = await info();
     expect(await set({ nickname: 'X', email: 'TAKEN@example.com' })).toMatchObject({
       code: Code.CONFLICT,
@@ -197,6 +207,15 @@ describeDb('user info', () => {
     // The user's own values are not duplicates.
     await set({ email: 'me@example.com' });
     expect((await set({ email: 'ME@example.com' })).code).toBe(1);
+  });
+
+  it("accepts an email or phone that another master's account uses: nothing tells it exists", async () => {
+    const other = await login(t.app, await createMaster(t.app));
+    await post(t.app, SET, { email: 'taken@example.com', mobile: '1 5550100' }, { token: other });
+    expect(await set({ email: 'TAKEN@example.com', mobile: '1 5550100' })).toMatchObject({
+      code: 1,
+      data: { email: 'TAKEN@example.com' },
+    });
   });
 
   it('treats injection-looking text as plain data', async () => {
