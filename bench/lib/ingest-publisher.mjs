@@ -72,7 +72,12 @@ const runPublisher = () => {
       clients = await Promise.all(
         m.gateways.map(async (g) => ({
           ...g,
-          client: await connectAsync(m.url, { username: g.username, password: g.password }),
+          // The embedded broker takes a gateway only with its device id as client id.
+          client: await connectAsync(m.url, {
+            clientId: g.deviceId,
+            username: g.username,
+            password: g.password,
+          }),
         })),
       );
       return { type: 'ready' };
