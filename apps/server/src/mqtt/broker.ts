@@ -105,6 +105,8 @@ export const startBroker = async (
   const throttle = new LoginThrottle(options.clock);
   const aedes = await Aedes.createBroker({
     connectTimeout: connectTimeoutMs,
+    // aedes allows 23 characters by default (MQTT 3.1's bound); agent ids may have 64.
+    maxClientsIdLength: 64,
     preConnect: (client, _packet, callback) => {
       const ip = addressOf(client);
       if (throttle.allows(ip)) return callback(null, true);
