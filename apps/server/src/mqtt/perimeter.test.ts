@@ -75,6 +75,15 @@ describeDb('MQTT perimeter of the embedded broker', () => {
     await waitFor(() => t.app.ingest.stats().rejected >= 6);
   });
 
+  it('closes a connection that never logs in', async () => {
+    const socket = tcpConnect(t.app.mqttBroker!.port, '127.0.0.1');
+    socket.on('error', () => {});
+    const opened = Date.now();
+    await new Promise((resolve) => socket.once('close', resolve));
+    // aedes' connect timeout (10 s; it was 30 s): an idle socket holds nothing for long.
+    expect(Date.now() - opened).toBeLessThan(15_000);
+  }, 20_000);
+
   it('lets a logged-in gateway send up to the limit, and disconnects it above', async () => {
     const gateway = await connectGateway(t.app, fbox);
     clients.push(gateway);
