@@ -202,6 +202,8 @@ export const accountEndpoints = {
     body: SubAccountCreateBodySchema,
     data: SubAccountSchema,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   subAccountEdit: endpoint({
     method: 'POST',
@@ -210,6 +212,8 @@ export const accountEndpoints = {
     body: SubAccountEditBodySchema,
     data: SubAccountSchema,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   subAccountDelete: endpoint({
     method: 'POST',
@@ -218,6 +222,8 @@ export const accountEndpoints = {
     body: SubAccountIdBodySchema,
     data: z.null(),
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   ruleList: endpoint({
     method: 'GET',

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Permission } from './access.js';
+import type { SharedMessageKey } from './messages.js';
 
 /** One endpoint described as data: the server registers routes from it, the web calls through it. */
 export interface Endpoint<
@@ -18,6 +19,13 @@ export interface Endpoint<
   info?: boolean;
   /** The call changes state (recorded by the operation log). */
   mutates?: boolean;
+  /** The envelope's `msg` on success, when not the default `api.ok`. */
+  success?: SharedMessageKey;
+  /**
+   * The call may change a session, an account, its role or rules, or which mines it reaches: every
+   * process forgets the sessions it resolved (the server's session cache). Other calls keep them.
+   */
+  changesAccess?: true;
   /**
    * The call answers a file download (CSV) instead of the envelope on success; failures still
    * answer the JSON envelope. `data` then describes the file's text.

@@ -123,6 +123,7 @@ const deviceEndpoints = () =>
       body: FboxCreateBodySchema,
       data: FboxDetailSchema,
       mutates: true,
+      success: 'api.modified',
     }),
     fboxEdit: endpoint({
       method: 'POST',
@@ -131,6 +132,7 @@ const deviceEndpoints = () =>
       body: FboxEditBodySchema,
       data: FboxDetailSchema,
       mutates: true,
+      success: 'api.modified',
     }),
     fboxDelete: endpoint({
       method: 'POST',
@@ -139,6 +141,7 @@ const deviceEndpoints = () =>
       body: AreaIdBodySchema,
       data: Nothing,
       mutates: true,
+      success: 'api.modified',
     }),
     fboxTransfer: endpoint({
       method: 'POST',
@@ -147,6 +150,7 @@ const deviceEndpoints = () =>
       body: FboxTransferBodySchema,
       data: Nothing,
       mutates: true,
+      success: 'api.modified',
     }),
     fboxSetting: endpoint({
       method: 'POST',
@@ -155,6 +159,7 @@ const deviceEndpoints = () =>
       body: FboxSettingBodySchema,
       data: CommandRefSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     fboxRegenerateMqtt: endpoint({
       method: 'POST',
@@ -163,6 +168,7 @@ const deviceEndpoints = () =>
       body: AreaIdBodySchema,
       data: MqttCredentialsSchema,
       mutates: true,
+      success: 'api.modified',
     }),
     tankList: endpoint({
       method: 'GET',
@@ -206,6 +212,7 @@ const deviceEndpoints = () =>
       body: TankAddBodySchema,
       data: TankDetailSchema,
       mutates: true,
+      success: 'api.modified',
     }),
     tankEdit: endpoint({
       method: 'POST',
@@ -214,6 +221,7 @@ const deviceEndpoints = () =>
       body: TankEditBodySchema,
       data: TankDetailSchema,
       mutates: true,
+      success: 'api.modified',
     }),
     tankDelete: endpoint({
       method: 'POST',
@@ -222,6 +230,7 @@ const deviceEndpoints = () =>
       body: AreaIdBodySchema,
       data: Nothing,
       mutates: true,
+      success: 'api.modified',
     }),
     tankOilSetting: endpoint({
       method: 'POST',
@@ -230,6 +239,7 @@ const deviceEndpoints = () =>
       body: TankOilSettingBodySchema,
       data: CommandRefSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     tankControllerSwitch: endpoint({
       method: 'POST',
@@ -238,6 +248,7 @@ const deviceEndpoints = () =>
       body: TankControllerSwitchBodySchema,
       data: CommandRefSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     tankControllerSwitchV2: endpoint({
       method: 'POST',
@@ -246,6 +257,7 @@ const deviceEndpoints = () =>
       body: TankControllerSwitchV2BodySchema,
       data: CommandRefSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     tankMultipleOperate: endpoint({
       method: 'POST',
@@ -254,6 +266,7 @@ const deviceEndpoints = () =>
       body: TankMultipleBodySchema,
       data: TankBatchResultSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     minerList: endpoint({
       method: 'GET',
@@ -298,6 +311,7 @@ const deviceEndpoints = () =>
       body: MinerIdsBodySchema,
       data: MinerDeletedSchema,
       mutates: true,
+      success: 'api.modified',
     }),
     minerRestart: endpoint({
       method: 'POST',
@@ -306,6 +320,7 @@ const deviceEndpoints = () =>
       body: MinerIdsBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     minerChangePool: endpoint({
       method: 'POST',
@@ -314,6 +329,7 @@ const deviceEndpoints = () =>
       body: MinerPoolBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     minerResaveAccount: endpoint({
       method: 'POST',
@@ -322,6 +338,7 @@ const deviceEndpoints = () =>
       body: MinerIdsBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     minerAutoOverclock: endpoint({
       method: 'POST',
@@ -330,6 +347,7 @@ const deviceEndpoints = () =>
       body: MinerOverclockBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     minerChangeMode: endpoint({
       method: 'POST',
@@ -338,6 +356,7 @@ const deviceEndpoints = () =>
       body: MinerModeBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     minerMultipleOperate: endpoint({
       method: 'POST',
@@ -346,6 +365,7 @@ const deviceEndpoints = () =>
       body: MinerMultipleBodySchema,
       data: MinerBatchResultSchema,
       mutates: true,
+      success: 'api.commandSent',
     }),
     commandStatus: endpoint({
       method: 'GET',
@@ -382,6 +402,7 @@ const deviceEndpoints = () =>
       body: SetMeterBodySchema,
       data: SetMeterDataSchema,
       mutates: true,
+      success: 'api.modified',
     }),
     appIndex: endpoint({
       method: 'GET',
@@ -418,6 +439,8 @@ export const endpoints = {
     permission: 'user',
     body: Empty,
     data: Nothing,
+    success: 'api.loggedOut',
+    changesAccess: true,
   }),
   getUserInfo: endpoint({
     method: 'GET',
@@ -434,6 +457,8 @@ export const endpoints = {
     body: SetUserInfoBodySchema,
     data: UserInfoSchema,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   changePassword: endpoint({
     method: 'POST',
@@ -442,6 +467,8 @@ export const endpoints = {
     body: ChangePasswordBodySchema,
     data: Nothing,
     mutates: true,
+    success: 'api.passwordChanged',
+    changesAccess: true,
   }),
   totpSetup: endpoint({
     method: 'POST',
@@ -458,6 +485,8 @@ export const endpoints = {
     body: TotpCodeBodySchema,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   totpDisable: endpoint({
     method: 'POST',
@@ -466,6 +495,8 @@ export const endpoints = {
     body: TotpCodeBodySchema,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   areaList: endpoint({
     method: 'GET',
@@ -480,6 +511,8 @@ export const endpoints = {
     body: AreaCreateBodySchema,
     data: AreaSchema,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   areaEdit: endpoint({
     method: 'POST',
@@ -488,6 +521,8 @@ export const endpoints = {
     body: AreaEditBodySchema,
     data: AreaSchema,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   areaDelete: endpoint({
     method: 'POST',
@@ -496,6 +531,8 @@ export const endpoints = {
     body: IdBodySchema,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
+    changesAccess: true,
   }),
   unreadCount: endpoint({
     method: 'GET',

@@ -183,6 +183,7 @@ export const fboxConfigEndpoints = {
     body: FboxDefaultsSaveBodySchema,
     data: FboxDefaultsSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   fboxDefaultsRemove: endpoint({
     method: 'POST',
@@ -191,6 +192,7 @@ export const fboxConfigEndpoints = {
     body: AreaScopeSchema,
     data: FboxDefaultsSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   fboxConfigDetail: endpoint({
     method: 'POST',
@@ -206,6 +208,7 @@ export const fboxConfigEndpoints = {
     body: FboxConfigSaveBodySchema,
     data: FboxConfigSavedSchema,
     mutates: true,
+    success: 'api.commandSent',
   }),
   overclockPolicy: endpoint({
     method: 'GET',

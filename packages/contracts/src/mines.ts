@@ -100,6 +100,7 @@ const mineCoreEndpoints = {
     body: IdBodySchema,
     data: AgentKeySchema,
     mutates: true,
+    success: 'api.agentKeyRegenerated',
   }),
   mineClientList: endpoint({
     method: 'GET',
@@ -115,6 +116,7 @@ const mineCoreEndpoints = {
     body: AreaIdBodySchema,
     data: ClientRecordSchema,
     mutates: true,
+    success: 'api.clientRevoked',
   }),
 } as const;
 

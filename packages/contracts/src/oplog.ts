@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { maxEpochMs, OptionalIdSchema } from './devices.js';
 import { type Endpoint, endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
-import { numeric, numericWithDefault, rule } from './rules.js';
+import { numeric, pageFields, rule } from './rules.js';
 
 /**
  * The operation log (Operation Log screen): every state-changing call — each endpoint marked
@@ -60,22 +60,7 @@ export type OplogExportQuery = z.infer<typeof OplogExportQuerySchema>;
 export const OplogListQuerySchema = z
   .object({
     ...filterFields,
-    page: numericWithDefault(
-      z
-        .number({ error: rule('rule.invalid') })
-        .int()
-        .min(1)
-        .max(1_000_000),
-      1,
-    ),
-    limit: numericWithDefault(
-      z
-        .number({ error: rule('rule.range', { min: 1, max: 500 }) })
-        .int()
-        .min(1, { error: rule('rule.range', { min: 1, max: 500 }) })
-        .max(500, { error: rule('rule.range', { min: 1, max: 500 }) }),
-      20,
-    ),
+    ...pageFields,
   })
   .superRefine(timeOrder);
 export type OplogListQuery = z.infer<typeof OplogListQuerySchema>;

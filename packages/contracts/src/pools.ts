@@ -165,6 +165,7 @@ export const poolEndpoints = {
     body: ObserverLinkCreateBodySchema,
     data: ObserverLinkSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   observerLinkDelete: endpoint({
     method: 'POST',
@@ -173,6 +174,7 @@ export const poolEndpoints = {
     body: AreaIdBodySchema,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
   }),
   poolSubaccountList: endpoint({
     method: 'POST',
@@ -188,6 +190,7 @@ export const poolEndpoints = {
     body: PoolSubaccountSaveBodySchema,
     data: PoolSubaccountSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   poolSubaccountRemove: endpoint({
     method: 'POST',
@@ -196,5 +199,6 @@ export const poolEndpoints = {
     body: AreaIdBodySchema,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
   }),
 } as const;

@@ -73,15 +73,28 @@ export const numericWithDefault = <S extends z.ZodType<number>>(schema: S, value
     }, schema)
     .default(value as z.core.util.NoUndefined<z.output<S>>);
 
+const intRange = (min: number, max: number) =>
+  z
+    .number({ error: rule('rule.range', { min, max }) })
+    .int({ error: rule('rule.range', { min, max }) })
+    .min(min, { error: rule('rule.range', { min, max }) })
+    .max(max, { error: rule('rule.range', { min, max }) });
+
 /** An integer from a form field ("12") or JSON (12), within a range. */
-export const intInRange = (min: number, max: number) =>
-  numeric(
+export const intInRange = (min: number, max: number) => numeric(intRange(min, max));
+
+/** Paging of a list request (DESIGN §5): missing or '' means page 1 of 20 rows. */
+export const pageFields = {
+  page: numericWithDefault(
     z
-      .number({ error: rule('rule.range', { min, max }) })
-      .int({ error: rule('rule.range', { min, max }) })
-      .min(min, { error: rule('rule.range', { min, max }) })
-      .max(max, { error: rule('rule.range', { min, max }) }),
-  );
+      .number({ error: rule('rule.invalid') })
+      .int()
+      .min(1)
+      .max(1_000_000),
+    1,
+  ),
+  limit: numericWithDefault(intRange(1, 500), 20),
+};
 
 const idNumber = z
   .number({ error: rule('rule.invalid') })

@@ -3,7 +3,15 @@ import { DeviceStatusSchema, historyIntervals, maxEpochMs } from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
 import { limits } from './limits.js';
-import { IdSchema, intInRange, numeric, numericWithDefault, requiredText, rule } from './rules.js';
+import {
+  IdSchema,
+  intInRange,
+  numeric,
+  numericWithDefault,
+  pageFields,
+  requiredText,
+  rule,
+} from './rules.js';
 
 /*
  * Automation (spec §2 task routes, §3 Task / Miner group, §4 task statuses, §5 task rules, §9;
@@ -85,24 +93,7 @@ const GroupIdsSchema = z
   .min(1, { error: rule('rule.groupRequired') })
   .max(100, { error: rule('rule.maxItems', { max: 100 }) });
 
-const PageSchema = z.object({
-  page: numericWithDefault(
-    z
-      .number({ error: rule('rule.invalid') })
-      .int()
-      .min(1)
-      .max(1_000_000),
-    1,
-  ),
-  limit: numericWithDefault(
-    z
-      .number({ error: rule('rule.range', { min: 1, max: 500 }) })
-      .int({ error: rule('rule.range', { min: 1, max: 500 }) })
-      .min(1, { error: rule('rule.range', { min: 1, max: 500 }) })
-      .max(500, { error: rule('rule.range', { min: 1, max: 500 }) }),
-    20,
-  ),
-});
+const PageSchema = z.object(pageFields);
 
 const AreaBody = z.object({ area_id: IdSchema });
 const AreaIdBody = AreaBody.extend({ id: IdSchema });
@@ -466,6 +457,7 @@ export const taskEndpoints = {
     body: MinerGroupAddBodySchema,
     data: MinerGroupSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   minerGroupEdit: endpoint({
     method: 'POST',
@@ -474,6 +466,7 @@ export const taskEndpoints = {
     body: MinerGroupEditBodySchema,
     data: MinerGroupSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   minerGroupDelete: endpoint({
     method: 'POST',
@@ -482,6 +475,7 @@ export const taskEndpoints = {
     body: AreaIdBody,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
   }),
   minerGroupAddMiner: endpoint({
     method: 'POST',
@@ -490,6 +484,7 @@ export const taskEndpoints = {
     body: GroupMembersBodySchema,
     data: GroupMembersResultSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   minerGroupRemoveMiner: endpoint({
     method: 'POST',
@@ -498,6 +493,7 @@ export const taskEndpoints = {
     body: GroupMembersBodySchema,
     data: GroupMembersResultSchema,
     mutates: true,
+    success: 'api.modified',
   }),
 
   rebootTaskList: endpoint({
@@ -544,6 +540,7 @@ export const taskEndpoints = {
     body: RebootTaskAddBodySchema,
     data: RebootTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   rebootTaskUpdate: endpoint({
     method: 'POST',
@@ -552,6 +549,7 @@ export const taskEndpoints = {
     body: RebootTaskUpdateBodySchema,
     data: RebootTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   rebootTaskStart: endpoint({
     method: 'POST',
@@ -560,6 +558,7 @@ export const taskEndpoints = {
     body: AreaIdBody,
     data: RebootTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   rebootTaskStop: endpoint({
     method: 'POST',
@@ -568,6 +567,7 @@ export const taskEndpoints = {
     body: AreaIdBody,
     data: RebootTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   rebootTaskDelete: endpoint({
     method: 'POST',
@@ -576,6 +576,7 @@ export const taskEndpoints = {
     body: AreaIdBody,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
   }),
 
   tempTaskList: endpoint({
@@ -622,6 +623,7 @@ export const taskEndpoints = {
     body: TempTaskAddBodySchema,
     data: TempTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   tempTaskUpdate: endpoint({
     method: 'POST',
@@ -630,6 +632,7 @@ export const taskEndpoints = {
     body: TempTaskUpdateBodySchema,
     data: TempTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   tempTaskStart: endpoint({
     method: 'POST',
@@ -638,6 +641,7 @@ export const taskEndpoints = {
     body: AreaIdBody,
     data: TempTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   tempTaskStop: endpoint({
     method: 'POST',
@@ -646,6 +650,7 @@ export const taskEndpoints = {
     body: AreaIdBody,
     data: TempTaskSchema,
     mutates: true,
+    success: 'api.modified',
   }),
   tempTaskDelete: endpoint({
     method: 'POST',
@@ -654,5 +659,6 @@ export const taskEndpoints = {
     body: AreaIdBody,
     data: Nothing,
     mutates: true,
+    success: 'api.modified',
   }),
 } as const;

@@ -9,7 +9,8 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** What a `listen` caller hears: each notification, and whether it is listening at all. */
 export interface ListenHandlers {
-  onNotify(): void;
+  /** A notification and its payload ('' when it had none). */
+  onNotify(payload: string): void;
   /** False from the start until LISTEN succeeded, and whenever the connection is lost. */
   onListening(listening: boolean): void;
 }
@@ -24,6 +25,8 @@ export interface Database {
    * reconnecting after a loss. Stops when the database closes.
    */
   listen?(channel: string, handlers: ListenHandlers): void;
+  /** PostgreSQL only: NOTIFY on `channel` with a payload under 8000 bytes. */
+  notify?(channel: string, payload: string): Promise<void>;
 }
 
 /** Builds a row object from better-sqlite3's raw array of a statement's columns. */
@@ -242,8 +245,8 @@ export const openPostgres = (
   options: pg.PoolConfig = {},
   statementsPerConnection = 100,
 ): Database => {
-  // Ten connections for queries, one more for a listener.
-  const pool = new pg.Pool({ connectionString, max: 11, types: pgTypes, ...options });
+  // Ten connections for queries; listeners open their own (see listenOn).
+  const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes, ...options });
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: preparingPool(pool, statementsPerConnection) }),
   });
@@ -254,6 +257,9 @@ export const openPostgres = (
     listen(channel, handlers) {
       listeners.add(listenOn(pool, channel, handlers));
     },
+    notify: async (channel, payload) => {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    },
     close: async () => {
       await Promise.all([...listeners].map((stop) => stop()));
       await db.destroy();
@@ -261,32 +267,39 @@ export const openPostgres = (
   };
 };
 
-/** LISTEN on a pool connection held for it; after a loss, tries again every second. */
+/**
+ * LISTEN on a connection of its own, opened with the pool's settings but outside it (a listener
+ * holds its connection for good, and must not take one that queries need); after a loss, tries
+ * again every second.
+ */
 const listenOn = (pool: pg.Pool, channel: string, handlers: ListenHandlers) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
-  let client: pg.PoolClient | undefined;
+  let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let stopped = false;
   const lost = () => {
     handlers.onListening(false);
-    client?.release(true);
+    const broken = client;
     client = undefined;
+    broken?.end().catch(() => undefined);
     if (!stopped) retry = setTimeout(connect, 1000).unref();
   };
   const connect = async () => {
+    const connecting = new pg.Client(pool.options);
     try {
-      const connected = await pool.connect();
-      // Stopped while connecting: hand the connection back, or closing the pool would wait for it.
-      if (stopped) return connected.release();
-      client = connected;
-      connected.on('error', lost);
-      connected.on('notification', (message) => {
-        if (message.channel === channel) handlers.onNotify();
+      await connecting.connect();
+      // Stopped while connecting: close it, or the process would wait for it.
+      if (stopped) return void (await connecting.end());
+      client = connecting;
+      connecting.on('error', lost);
+      connecting.on('notification', (message) => {
+        if (message.channel === channel) handlers.onNotify(message.payload ?? '');
       });
-      await connected.query(`listen ${channel}`);
+      await connecting.query(`listen ${channel}`);
       if (stopped) return;
       handlers.onListening(true);
     } catch {
+      if (client !== connecting) await connecting.end().catch(() => undefined);
       if (!stopped) lost();
     }
   };
@@ -300,7 +313,7 @@ const listenOn = (pool: pg.Pool, channel: string, handlers: ListenHandlers) => {
     if (held) {
       held.removeListener('error', lost);
       await held.query(`unlisten ${channel}`).catch(() => undefined);
-      held.release();
+      await held.end().catch(() => undefined);
     }
   };
 };

@@ -10,6 +10,8 @@ declare module 'fastify' {
     dbDialect: Dialect;
     /** PostgreSQL: hears NOTIFY on a channel (see Database.listen); undefined on SQLite. */
     dbListen: Database['listen'];
+    /** PostgreSQL: NOTIFY on a channel (see Database.notify); undefined on SQLite. */
+    dbNotify: Database['notify'];
   }
 }
 
@@ -21,6 +23,7 @@ export const dbPlugin = fp<{ database: Database }>(
     app.decorate('db', database.db);
     app.decorate('dbDialect', database.dialect);
     app.decorate('dbListen', database.listen?.bind(database));
+    app.decorate('dbNotify', database.notify?.bind(database));
     app.addHook('onClose', async () => {
       await database.close();
     });

@@ -1,4 +1,5 @@
 import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+import { fboxRollupMetrics, minerRollupMetrics, tankRollupMetrics } from '../devices/rollup-metrics.js';
 import type { Dialect } from './database.js';
 import { notNull, type Table, withId } from './migration-helpers.js';
 
@@ -25,10 +26,6 @@ const rollup = (db: Kysely<unknown>, name: string, idColumn: string, metrics: st
   }
   return table.addPrimaryKeyConstraint(`${name}_pk`, [idColumn as never, 'bucket_ts' as never]).execute();
 };
-
-export const minerRollupMetrics = ['hashrate', 'power_w', 'chip_max_temp'] as const;
-export const fboxRollupMetrics = ['power_kw', 'temperature', 'humidity', 'hashrate_total'] as const;
-export const tankRollupMetrics = ['oil_in_temp', 'oil_out_temp', 'liquid_level'] as const;
 
 /**
  * FBOXes, tanks, miners with their latest state, history samples and rollups, commands and job

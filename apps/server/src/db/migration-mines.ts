@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, type Migration, sql } from 'kysely';
+import { newAgentKey } from '../lib/agent-key.js';
 import type { Dialect } from './database.js';
 import { withId } from './migration-helpers.js';
-
-/** 128 random bits as 32 hex digits: the password site agents of a mine log in with. */
-export const newAgentKey = (): string => randomBytes(16).toString('hex');
 
 /**
  * Manage Mines (spec §3, §5): each mine gets an Agent Key, a comment, a coordinator contact and an

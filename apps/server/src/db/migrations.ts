@@ -147,6 +147,23 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0014_tenant_contacts': tenantContactsMigration,
 });
 
+/**
+ * Whether every migration is recorded already: the usual start of a deployed server, answered by
+ * one query instead of the migrator's look at the whole catalog (~0.1 s on PostgreSQL). False when
+ * the migrations table is missing (a new database), lacks one or has one this server does not know:
+ * the migrator then does its work (or refuses).
+ */
+const isLatest = async (db: Kysely<unknown>, names: string[]): Promise<boolean> => {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const done = new Set(rows.map((row) => row.name));
+    // One more than we know (a newer server ran here) is for the migrator to refuse.
+    return done.size === names.length && names.every((name) => done.has(name));
+  } catch {
+    return false;
+  }
+};
+
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */
 export const migrateToLatest = async (db: Kysely<unknown>, dialect: Dialect): Promise<void> => {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
@@ -156,6 +173,7 @@ export const migrateToLatest = async (db: Kysely<unknown>, dialect: Dialect): Pr
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
+  if (await isLatest(db, Object.keys(migrations(dialect)))) return;
   const migrator = new Migrator({ db, provider, ...(schema && { migrationTableSchema: schema }) });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();

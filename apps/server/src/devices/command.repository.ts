@@ -59,6 +59,18 @@ export class CommandRepository {
       .execute();
   }
 
+  /** The commands of one batch (a multi-device action) in the given areas, at most `limit`. */
+  findBatch(batchId: string, areaIds: number[], limit: number): Promise<CommandRow[]> {
+    if (areaIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('commands')
+      .selectAll()
+      .where('batch_id', '=', batchId)
+      .where('area_id', 'in', areaIds)
+      .limit(limit)
+      .execute();
+  }
+
   listForMiner(minerId: number, limit: number): Promise<CommandRow[]> {
     return this.db
       .selectFrom('commands')

@@ -120,6 +120,8 @@ export class CommandService {
     private readonly devices: DeviceService,
     private readonly log: FastifyBaseLogger,
     private readonly timeoutMs: number,
+    /** How long a request waits for the broker to take a command before answering it pending. */
+    private readonly publishWaitMs = 5_000,
   ) {}
 
   /** Connects the service to the broker; without one commands stay pending and time out. */
@@ -243,6 +245,12 @@ export class CommandService {
     return records;
   }
 
+  /**
+   * Publishes one command and marks it sent once the broker took it. The caller (an HTTP request)
+   * waits at most `publishWaitMs`: a broker that is slow to take it (an external one reconnecting,
+   * a gateway whose socket is full) must not hold the request. The publish goes on; the row turns
+   * `sent` (announced live) when it completes, or stays pending and times out if it fails.
+   */
   private async send(
     record: CommandRecord,
     secrets: Record<string, unknown>,
@@ -256,12 +264,24 @@ export class CommandService {
       target: record.target,
       params: { ...record.params, ...secrets },
     };
-    try {
-      await this.transport.publish(topics.command(deviceId), JSON.stringify(message), { qos: 1 });
-    } catch (error) {
-      this.log.warn({ err: error, commandId: record.id }, 'command publish failed; it will time out');
-      return;
-    }
+    const published = this.transport
+      .publish(topics.command(deviceId), JSON.stringify(message), { qos: 1 })
+      .then(
+        () => this.markSent(record, repo),
+        (error: unknown) =>
+          this.log.warn({ err: error, commandId: record.id }, 'command publish failed; it will time out'),
+      )
+      .catch((error: unknown) => this.log.error({ err: error, commandId: record.id }, 'marking sent failed'));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'waited'>((resolve) => {
+      timer = setTimeout(() => resolve('waited'), this.publishWaitMs);
+    });
+    if ((await Promise.race([published, waited])) === 'waited')
+      this.log.warn({ commandId: record.id, deviceId }, 'command publish is slow; answering it as pending');
+    clearTimeout(timer);
+  }
+
+  private async markSent(record: CommandRecord, repo: CommandRepository): Promise<void> {
     const sentAt = this.clock();
     // An ack may already have arrived (the gateway is fast); then the row is no longer pending.
     if (await repo.markSent(record.id, sentAt)) {
@@ -273,6 +293,13 @@ export class CommandService {
 
   get(ids: string[], areaIds: number[]): Promise<CommandRecord[]> {
     return new CommandRepository(this.db).findMany(ids, areaIds).then((rows) => rows.map(toRecord));
+  }
+
+  /** The commands of a batch in the given areas (at most 10,000). */
+  batch(batchId: string, areaIds: number[]): Promise<CommandRecord[]> {
+    return new CommandRepository(this.db)
+      .findBatch(batchId, areaIds, 10_000)
+      .then((rows) => rows.map(toRecord));
   }
 
   listForMiner(minerId: number, limit: number): Promise<CommandRecord[]> {

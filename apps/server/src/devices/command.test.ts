@@ -1,10 +1,12 @@
 import { type CommandMessage, topics } from '@fbox/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MqttTransport } from '../mqtt/transport.js';
 import type { LiveEvent } from '../realtime/live-events.js';
 import { buildTestApp, describeDb, type TestApp, testBrokers } from '../test/build-test-app.js';
 import { createArea, createFbox, createMaster } from '../test/factories.js';
 import { connectGateway, waitFor } from '../test/mqtt-client.js';
+import { CommandService } from './command.service.js';
 import type { CreatedFbox } from './device.service.js';
 
 describeDb('device commands', () => {
@@ -33,8 +35,8 @@ describeDb('device commands', () => {
         await t.close();
       });
 
-      const issue = () =>
-        t.app.commands.issue({
+      const issue = (service = t.app.commands) =>
+        service.issue({
           areaId,
           fboxId: fbox.id,
           kind: 'miner.restart',
@@ -64,6 +66,32 @@ describeDb('device commands', () => {
         expect(
           events.filter((e) => e.type === 'command').map((e) => e.type === 'command' && e.status),
         ).toEqual(['sent', 'acknowledged']);
+      });
+
+      it('answers a command pending when the broker is slow to take it, and marks it sent later', async () => {
+        const transport = t.app.mqtt!;
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const slow = new CommandService(
+          t.app.db,
+          t.app.clock,
+          t.app.live,
+          t.app.devices,
+          t.app.log,
+          5000,
+          20,
+        );
+        const publish: MqttTransport['publish'] = (...args) => held.then(() => transport.publish(...args));
+        slow.setTransport(Object.assign(Object.create(transport) as MqttTransport, { publish }));
+        const command = await issue(slow);
+        expect(command.status).toBe('pending');
+        expect(received).toEqual([]);
+        release();
+        await waitFor(() => received.length === 1);
+        await waitFor(async () => (await status(command.id)).status === 'sent');
+        expect(events.some((e) => e.type === 'command' && e.status === 'sent')).toBe(true);
       });
 
       it('records a refusal with the gateway’s error', async () => {

@@ -9,8 +9,8 @@ import {
 } from '@fbox/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../lib/api-error.js';
+import { validationMessage } from '../lib/field-errors.js';
 import { hasJsonText, JsonText, stringifyWithJsonText } from '../lib/json-text.js';
-import { validationMessage } from './legacy/validation.js';
 
 export const envelopeOf = (
   code: CodeValue,

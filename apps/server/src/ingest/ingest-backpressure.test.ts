@@ -1,11 +1,11 @@
 import { topics } from '@fbox/contracts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CreatedFbox } from '../devices/device.service.js';
+import { type QueuedTelemetry, TelemetryWriter } from '../devices/telemetry-writer.js';
 import { buildTestApp, describeDb, type TestApp } from '../test/build-test-app.js';
 import { createArea, createFbox, createMaster } from '../test/factories.js';
 import { telemetry } from '../test/mqtt-client.js';
 import { IngestService } from './ingest.service.js';
-import { type QueuedTelemetry, TelemetryWriter } from './telemetry-writer.js';
 
 /** The real writer, held at a gate: batches wait until the test opens it, or fail when it says so. */
 class GatedWriter extends TelemetryWriter {

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
+import { StatusRepository } from '../devices/status.repository.js';
+import { TelemetryWriter } from '../devices/telemetry-writer.js';
 import { IngestService } from './ingest.service.js';
 import { StatusService } from './status.service.js';
-import { TelemetryWriter } from './telemetry-writer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,7 +18,7 @@ declare module 'fastify' {
  */
 export const ingestPlugin = fp(
   async (app) => {
-    const status = new StatusService(app.db, app.clock, app.live);
+    const status = new StatusService(new StatusRepository(app.db), app.clock, app.live);
     const ingest = new IngestService({
       writer: new TelemetryWriter(app.db, app.dbDialect),
       devices: app.devices,

@@ -1,13 +1,19 @@
-import { parseTopic, StatusPayloadSchema, TelemetryMessageSchema, telemetryClock } from '@fbox/contracts';
+import {
+  parseTopic,
+  StatusPayloadSchema,
+  type TelemetryMessage,
+  TelemetryMessageSchema,
+  telemetryClock,
+} from '@fbox/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommandService } from '../devices/command.service.js';
 import type { FboxIdentity } from '../devices/device.repository.js';
 import type { DeviceService } from '../devices/device.service.js';
+import type { QueuedTelemetry, TelemetryWriter } from '../devices/telemetry-writer.js';
 import type { Clock } from '../lib/clock.js';
 import type { LiveEvents } from '../realtime/live-events.js';
 import { IngestCounters, type IngestStats } from './ingest-counters.js';
 import type { StatusService } from './status.service.js';
-import type { QueuedTelemetry, TelemetryWriter } from './telemetry-writer.js';
 
 export type { IngestStats } from './ingest-counters.js';
 
@@ -22,6 +28,23 @@ export interface IngestOptions {
    */
   maxQueuedSamples: number;
 }
+
+/**
+ * Telemetry one committed batch stored, for in-process listeners (alert evaluation, boards): each
+ * message that was new (duplicates are left out), with its box and its validated values.
+ */
+export interface AppliedTelemetry {
+  fbox: FboxIdentity;
+  /** The message as stored: the box's readings, its tanks' and its miners'. */
+  msg: TelemetryMessage;
+  /**
+   * It became the box's latest state (box, tank and miner state rows now hold its values); false for
+   * a late message that only filled history.
+   */
+  latest: boolean;
+}
+
+export type AppliedListener = (applied: AppliedTelemetry[]) => void | Promise<void>;
 
 /** A queued message and the acknowledgement waiting on it. */
 interface Waiting extends QueuedTelemetry {
@@ -48,6 +71,7 @@ export class IngestService {
   private readonly roomWaiters: (() => void)[] = [];
   private readonly pending = new Set<Promise<unknown>>();
   private readonly counters = new IngestCounters();
+  private readonly appliedListeners = new Set<AppliedListener>();
 
   constructor(
     private readonly deps: {
@@ -65,6 +89,17 @@ export class IngestService {
       maxQueuedSamples: 100_000,
     },
   ) {}
+
+  /**
+   * Calls `listener` after each committed batch with the telemetry it stored, in this process, so
+   * nothing has to read it back from the database. Listeners run after the batch is durable and do
+   * not delay its acknowledgement; one that throws is logged and the others still run. Keep them
+   * quick: heavy work belongs in a queue of the listener's own. Returns the unsubscribe function.
+   */
+  onApplied(listener: AppliedListener): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
+  }
 
   /** Counters since start: of one master account's devices, or of the whole process. */
   stats(ownerId?: number): IngestStats {
@@ -238,5 +273,19 @@ export class IngestService {
     }
     for (const [areaId, ids] of byArea)
       this.deps.live.publish({ type: 'telemetry', areaId, fboxIds: [...ids] });
+    if (result.applied.length > 0) this.announceApplied(result.applied, result.current);
+  }
+
+  private announceApplied(applied: QueuedTelemetry[], current: Set<QueuedTelemetry>): void {
+    if (this.appliedListeners.size === 0) return;
+    const event = applied.map((q) => ({ fbox: q.fbox, msg: q.msg, latest: current.has(q) }));
+    for (const listener of this.appliedListeners) {
+      const failed = (error: unknown) => this.deps.log.error({ err: error }, 'telemetry listener failed');
+      try {
+        void Promise.resolve(listener(event)).catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    }
   }
 }

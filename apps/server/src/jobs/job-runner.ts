@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import type { JobRepository } from '../db/job.repository.js';
 import type { Clock } from '../lib/clock.js';
 
 /** A periodic job. `run` must be idempotent: after a crash another process runs it again. */
@@ -26,7 +25,7 @@ export class JobRunner {
   private registered = false;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly store: JobRepository,
     private readonly clock: Clock,
     private readonly jobs: Job[],
     private readonly log: FastifyBaseLogger,
@@ -69,32 +68,13 @@ export class JobRunner {
 
   private async register(): Promise<void> {
     if (this.registered) return;
-    await this.db
-      .insertInto('jobs')
-      .values(
-        this.jobs.map((j) => ({
-          name: j.name,
-          claimed_by: null,
-          lease_until: 0,
-          last_run_at: null,
-          next_run_at: 0,
-        })),
-      )
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
+    await this.store.register(this.jobs.map((j) => j.name));
     this.registered = true;
   }
 
-  private async claim(job: Job): Promise<boolean> {
+  private claim(job: Job): Promise<boolean> {
     const now = this.clock();
-    const result = await this.db
-      .updateTable('jobs')
-      .set({ claimed_by: this.owner, lease_until: now + leaseMs })
-      .where('name', '=', job.name)
-      .where('next_run_at', '<=', now)
-      .where('lease_until', '<=', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.store.claim(job.name, this.owner, now, now + leaseMs);
   }
 
   private async execute(job: Job): Promise<void> {
@@ -105,11 +85,6 @@ export class JobRunner {
       this.log.error({ err: error, job: job.name }, 'job failed');
     }
     // The next run is due one period after this one started, so periods do not drift with run time.
-    await this.db
-      .updateTable('jobs')
-      .set({ claimed_by: null, lease_until: 0, last_run_at: started, next_run_at: started + job.periodMs })
-      .where('name', '=', job.name)
-      .where('claimed_by', '=', this.owner)
-      .execute();
+    await this.store.release(job.name, this.owner, started, started + job.periodMs);
   }
 }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { updateStatistics } from '../db/database.js';
-import { applyRetention, rollupHours, rollupMinutes } from './history.js';
+import { JobRepository } from '../db/job.repository.js';
+import { applyRetention, rollupHours, rollupMinutes } from '../devices/history-rollups.js';
 import { type Job, JobRunner } from './job-runner.js';
 
 declare module 'fastify' {
@@ -43,7 +44,7 @@ export const jobsPlugin = fp<{ start: boolean }>(
       // Planner statistics (SQLite keeps none by itself; cheap when nothing changed much).
       { name: 'db-statistics', periodMs: 60 * 60_000, run: () => updateStatistics(db, app.dbDialect) },
     ];
-    const runner = new JobRunner(db, clock, jobs, app.log);
+    const runner = new JobRunner(new JobRepository(db), clock, jobs, app.log);
     app.decorate('jobs', runner);
     if (start) app.addHook('onReady', async () => runner.start());
     // The task engine (modules/task) claims each task with its own lease, so it has its own loop.

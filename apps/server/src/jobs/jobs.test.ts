@@ -2,9 +2,10 @@ import pino from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import type { Database } from '../db/database.js';
+import { JobRepository } from '../db/job.repository.js';
+import { applyRetention, rollupHours, rollupMinutes } from '../devices/history-rollups.js';
 import { describeDb, openTestDatabase, TestClock } from '../test/build-test-app.js';
 import { createArea, createFbox, createMaster, createMiner } from '../test/factories.js';
-import { applyRetention, rollupHours, rollupMinutes } from './history.js';
 import { JobRunner } from './job-runner.js';
 
 const minute = 60_000;
@@ -30,8 +31,8 @@ describeDb('jobs', () => {
     const job = (owner: string) => [
       { name: 'probe', periodMs: minute, run: async () => void runs.push(owner) },
     ];
-    const a = new JobRunner(database.db, clock.now, job('a'), pino({ level: 'silent' }));
-    const b = new JobRunner(database.db, clock.now, job('b'), pino({ level: 'silent' }));
+    const a = new JobRunner(new JobRepository(database.db), clock.now, job('a'), pino({ level: 'silent' }));
+    const b = new JobRunner(new JobRepository(database.db), clock.now, job('b'), pino({ level: 'silent' }));
     await Promise.all([a.tick(), b.tick()]);
     expect(runs).toHaveLength(1);
     clock.advance(minute - 1);

@@ -8,16 +8,14 @@ import {
   StatusPayloadSchema,
 } from '@fbox/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
 import type { DeviceService } from '../devices/device.service.js';
 import { passwordMatches } from '../devices/fbox-credentials.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import {
-  type ClientKey,
+import type {
+  ClientKey,
   ClientRecordRepository,
-  type ClientSighting,
+  ClientSighting,
 } from '../modules/mine/client-record.repository.js';
 
 /** Who an MQTT client logged in as: an FBOX's gateway, or a site agent with its mine's Agent Key. */
@@ -61,18 +59,15 @@ export class ClientTracker implements ClientObserver {
   private chain: Promise<void> = Promise.resolve();
   /** Live sessions per record: a client id that reconnects is taken over, not doubled. */
   private readonly sessions = new Map<string, number>();
-  private readonly records: ClientRecordRepository;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly records: ClientRecordRepository,
     private readonly clock: Clock,
     private readonly devices: DeviceService,
     private readonly log: FastifyBaseLogger,
     /** Agent Keys are stored sealed (encrypted at rest). */
     private readonly secrets: SecretBox,
-  ) {
-    this.records = new ClientRecordRepository(db);
-  }
+  ) {}
 
   /**
    * Checks a login. `agent:<areaId>` with the mine's Agent Key is a site agent (refused when its
@@ -82,12 +77,8 @@ export class ClientTracker implements ClientObserver {
     const areaId = parseAgentUsername(username);
     if (areaId !== null) {
       if (!AgentClientIdSchema.safeParse(clientId).success) return null;
-      const area = await this.db
-        .selectFrom('areas')
-        .select('agent_key')
-        .where('id', '=', areaId)
-        .executeTakeFirst();
-      if (!area?.agent_key || !passwordMatches(this.secrets.open(area.agent_key), password)) return null;
+      const agentKey = await this.records.agentKeyOf(areaId);
+      if (!agentKey || !passwordMatches(this.secrets.open(agentKey), password)) return null;
       const identity: ClientIdentity = { kind: 'agent', clientKey: username, areaId };
       if (await this.records.isRevoked(keyOf(identity, clientId))) return null;
       return identity;
@@ -140,22 +131,14 @@ export class ClientTracker implements ClientObserver {
     if (!client && status?.kind !== 'status') return;
     this.enqueue(async () => {
       if (client?.kind === 'agent') {
-        const area = await this.db
-          .selectFrom('areas')
-          .select('id')
-          .where('id', '=', client.areaId)
-          .executeTakeFirst();
-        if (!area) return;
-        const identity: ClientIdentity = { kind: 'agent', clientKey: `agent:${area.id}`, areaId: area.id };
+        if ((await this.records.agentKeyOf(client.areaId)) === undefined) return;
+        const areaId = client.areaId;
+        const identity: ClientIdentity = { kind: 'agent', clientKey: `agent:${areaId}`, areaId };
         await this.sighting(identity, client.clientId, client.what, payload);
         return;
       }
       const deviceId = client?.deviceId ?? status!.deviceId;
-      const fbox = await this.db
-        .selectFrom('fboxes')
-        .select(['id', 'area_id', 'mqtt_username'])
-        .where('device_id', '=', deviceId)
-        .executeTakeFirst();
+      const fbox = await this.records.gatewayOf(deviceId);
       if (!fbox) return;
       const identity: ClientIdentity = {
         kind: 'gateway',

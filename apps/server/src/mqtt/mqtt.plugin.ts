@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { ClientRecordRepository } from '../modules/mine/client-record.repository.js';
 import { type Broker, startBroker } from './broker.js';
 import { ClientTracker } from './client-tracker.js';
 import { connectExternal } from './external.js';
@@ -38,7 +39,13 @@ export interface MqttOptions {
 export const mqttPlugin = fp<MqttOptions>(
   async (app, options) => {
     let transport: MqttTransport;
-    const tracker = new ClientTracker(app.db, app.clock, app.devices, app.log, app.secrets);
+    const tracker = new ClientTracker(
+      new ClientRecordRepository(app.db),
+      app.clock,
+      app.devices,
+      app.log,
+      app.secrets,
+    );
     if (options.url) {
       app.log.info(
         { url: options.url.replace(/\/\/[^@]*@/, '//***@'), clientId: options.clientId },

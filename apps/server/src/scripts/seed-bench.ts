@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { bulkInsert } from '../ingest/bulk.js';
-import { minerSampleColumns, minerStateColumns } from '../ingest/telemetry-rows.js';
+import { bulkInsert } from '../db/bulk.js';
+import { minerSampleColumns, minerStateColumns } from '../devices/telemetry-rows.js';
 
 /**
  * `npm run seed:bench -- --miners 100000 [--per-box 500] [--samples 6]`: an area with that many

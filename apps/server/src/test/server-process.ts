@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { buildApp } from '../app.js';
 import { type Database, openPostgres, openSqlite } from '../db/database.js';
-import { pgUrl, testDbKind, testSecretKey } from './build-test-app.js';
+import { adminQuery, pgUrl, testDbKind, testSecretKey } from './build-test-app.js';
+
+export { adminQuery };
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');
@@ -21,17 +22,6 @@ export const freePort = () =>
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-
-/** One statement as the PostgreSQL superuser of the test server (create or drop a schema). */
-export const adminQuery = async (text: string) => {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-};
 
 /**
  * A database that outlives one server process, for tests that run the real server as a child

@@ -12,13 +12,12 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
+import { fieldErrors, nulCharIssues } from '../../lib/field-errors.js';
 import type { SessionUser } from '../../modules/auth/auth.service.js';
+import type { FileDownload, HandlerContext } from '../../modules/handler.js';
 import { recordCall } from '../../modules/oplog/oplog.recorder.js';
 import { ApiError, envelopeOf, envelopeOfError, sendEnvelope, validationError } from '../envelope.js';
-import type { FileDownload, HandlerContext } from './handler.js';
-import { successMessages } from './handler.js';
 import { legacyHandlers } from './handlers.js';
-import { fieldErrors, nulCharIssues } from './validation.js';
 
 type AnyHandler = (ctx: HandlerContext<EndpointName>) => Promise<unknown>;
 
@@ -82,11 +81,11 @@ export const legacyPlugin = fp(
         const lang = request.lang;
         let user: SessionUser | null = null;
         let input: unknown;
-        // Every state-changing call is recorded in the operation log, whatever its outcome, and may
-        // have changed who may do what: resolved sessions are looked up afresh (see SessionCache).
+        // Every state-changing call is recorded in the operation log, whatever its outcome. One that
+        // may have changed who may do what has resolved sessions looked up afresh (see SessionCache).
         const record = recorded
           ? async (failure: unknown) => {
-              await app.auth.sessionsChanged();
+              if (endpoint.changesAccess) await app.auth.sessionsChanged();
               await recordCall(app, { name, endpoint, request, user, input, failure });
             }
           : null;
@@ -136,7 +135,7 @@ export const legacyPlugin = fp(
           });
           if (record) await record(null);
           if (endpoint.download) return sendFile(reply, data as FileDownload);
-          const msg = translate(lang, successMessages[name] ?? 'api.ok');
+          const msg = translate(lang, endpoint.success ?? 'api.ok');
           return sendEnvelope(reply, envelopeOf(Code.OK, msg, data, info));
         } catch (error) {
           if (record) await record(error);

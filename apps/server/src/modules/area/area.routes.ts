@@ -1,4 +1,4 @@
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 
 /** Legacy HTTP handlers of the mine list and its changes (create and delete: masters; edit: `manage`). */
 export const areaHandlers: HandlersFor<'areaList' | 'areaCreate' | 'areaEdit' | 'areaDelete'> = {

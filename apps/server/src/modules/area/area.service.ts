@@ -9,8 +9,8 @@ import {
 } from '@fbox/contracts';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
-import { newAgentKey } from '../../db/migration-mines.js';
 import type { DB } from '../../db/schema.js';
+import { newAgentKey } from '../../lib/agent-key.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';

@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import { AuthService } from './auth.service.js';
 
 declare module 'fastify' {
@@ -21,7 +20,7 @@ const SESSIONS_CHANNEL = 'fbox_sessions_changed';
  */
 export const authPlugin = fp<{ sessionTtlMinutes: number; sessionMaxHours: number }>(
   async (app, { sessionTtlMinutes, sessionMaxHours }) => {
-    const listen = app.dbListen;
+    const { dbListen: listen, dbNotify: notify } = app;
     const auth = new AuthService(
       app.db,
       app.clock,
@@ -29,7 +28,7 @@ export const authPlugin = fp<{ sessionTtlMinutes: number; sessionMaxHours: numbe
       { cacheSessions: listen === undefined, sessionMaxMs: sessionMaxHours * 3_600_000 },
       app.secrets,
     );
-    if (listen) {
+    if (listen && notify) {
       listen(SESSIONS_CHANNEL, {
         onNotify: () => auth.sessions.clear(),
         onListening: (listening) => {
@@ -41,11 +40,9 @@ export const authPlugin = fp<{ sessionTtlMinutes: number; sessionMaxHours: numbe
       });
       auth.broadcast = async () => {
         // Not telling the others leaves them a stale session for SESSION_CACHE_MS at most.
-        await sql`select pg_notify(${SESSIONS_CHANNEL}, '')`
-          .execute(app.db)
-          .catch((err: unknown) =>
-            app.log.error({ err }, 'could not notify other processes of a session change'),
-          );
+        await notify(SESSIONS_CHANNEL, '').catch((err: unknown) =>
+          app.log.error({ err }, 'could not notify other processes of a session change'),
+        );
       };
     }
     app.decorate('auth', auth);

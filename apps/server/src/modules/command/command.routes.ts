@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CommandRecord } from '../../devices/command.service.js';
-import type { HandlersFor } from '../../http/legacy/handler.js';
 import type { SessionUser } from '../auth/auth.service.js';
+import type { HandlersFor } from '../handler.js';
 import { commandOf } from '../miner/miner.service.js';
 
 /** The areas a command lookup may see: the named one (checked), else every area of the caller. */
@@ -20,19 +20,7 @@ export const commandHandlers: HandlersFor<'commandStatus' | 'commandBatch'> = {
     return records.sort(byCreation).map(commandOf);
   },
   commandBatch: async ({ app, user, input }) => {
-    const areaIds = await scopeOf(app, user, input.area_id);
-    if (areaIds.length === 0) return [];
-    const rows = await app.db
-      .selectFrom('commands')
-      .select('id')
-      .where('batch_id', '=', input.batch_id)
-      .where('area_id', 'in', areaIds)
-      .limit(10_000)
-      .execute();
-    const records = await app.commands.get(
-      rows.map((r) => r.id),
-      areaIds,
-    );
+    const records = await app.commands.batch(input.batch_id, await scopeOf(app, user, input.area_id));
     return records.sort(byCreation).map(commandOf);
   },
 };

@@ -1,9 +1,10 @@
 import type { SetMeterBody } from '@fbox/contracts';
+import { readingOf, statusOf, todayEnergy } from '../../devices/device-values.js';
+import { round } from '../../devices/history.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
-import { type DeviceDeps, notFound, readingOf, statusOf, todayEnergy } from '../fbox/device-common.js';
+import { type DeviceDeps, notFound } from '../device-access.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
 import { meterOf } from '../fbox/fbox.service.js';
-import { round } from '../fbox/history.js';
 
 type Caller = AreaCaller;
 type BoxState = Awaited<ReturnType<FboxRepository['listWithState']>>[number];

@@ -1,5 +1,5 @@
 import type { fboxConfigEndpoints } from '@fbox/contracts';
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 
 /** HTTP handlers: FBOX defaults per mine, one FBOX's configuration, the overclock policy. */
 export const fboxConfigHandlers: HandlersFor<keyof typeof fboxConfigEndpoints> = {

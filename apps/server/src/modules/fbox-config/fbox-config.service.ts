@@ -13,9 +13,10 @@ import {
   fboxConfigFields,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
+import { parseJson, statusOf } from '../../devices/device-values.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
-import { notFound, parseJson, requireManage, statusOf } from '../fbox/device-common.js';
+import { notFound, requireManage } from '../device-access.js';
 import {
   type ConfigNumbers,
   delayOf,

@@ -1,7 +1,7 @@
 import type { FboxListQuery } from '@fbox/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { containsText, parseSort } from './device-common.js';
+import { containsText, parseSort } from '../../db/text-match.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

@@ -13,21 +13,13 @@ import {
   percentLoad,
   translate,
 } from '@fbox/contracts';
+import { parseJson, readingOf, statusOf, todayEnergy } from '../../devices/device-values.js';
+import { deviceHistory, retentionOf, round } from '../../devices/history.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
+import { type DeviceDeps, notFound, requireManage } from '../device-access.js';
 import { ClientRecordRepository } from '../mine/client-record.repository.js';
-import {
-  type DeviceDeps,
-  notFound,
-  parseJson,
-  readingOf,
-  requireManage,
-  retentionOf,
-  statusOf,
-  todayEnergy,
-} from './device-common.js';
 import { FboxRepository } from './fbox.repository.js';
-import { deviceHistory, round } from './history.js';
 
 type Caller = AreaCaller;
 

@@ -1,4 +1,4 @@
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 
 export const messageHandlers: HandlersFor<'unreadCount'> = {
   unreadCount: ({ app, user, areaId }) => app.messages.unread(user.id, areaId),

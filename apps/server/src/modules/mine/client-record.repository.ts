@@ -37,6 +37,25 @@ const recordColumns = [
 export class ClientRecordRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /** The sealed Agent Key of a mine (null when it has none), undefined for an unknown mine. */
+  async agentKeyOf(areaId: number): Promise<string | null | undefined> {
+    const area = await this.db
+      .selectFrom('areas')
+      .select('agent_key')
+      .where('id', '=', areaId)
+      .executeTakeFirst();
+    return area?.agent_key;
+  }
+
+  /** The gateway account of an FBOX by its device id (external broker sightings). */
+  gatewayOf(deviceId: string) {
+    return this.db
+      .selectFrom('fboxes')
+      .select(['id', 'area_id', 'mqtt_username'])
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
+  }
+
   /**
    * Inserts the record or updates the fields the sighting carries, and its last-seen time. Written as
    * an update-then-insert so both dialects share it; the unique index settles a race of two writers.

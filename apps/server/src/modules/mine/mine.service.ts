@@ -7,7 +7,7 @@ import {
   type MineDeletePreview,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import { newAgentKey } from '../../db/migration-mines.js';
+import { newAgentKey } from '../../lib/agent-key.js';
 import { ApiError } from '../../lib/api-error.js';
 import { AreaRepository } from '../area/area.repository.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';

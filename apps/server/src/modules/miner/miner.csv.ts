@@ -9,8 +9,8 @@ import {
   translate,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { FileDownload } from '../../http/legacy/handler.js';
 import type { SessionUser } from '../auth/auth.service.js';
+import type { FileDownload } from '../handler.js';
 
 /** Every column a user can sort the list by, except the internal id and update time. */
 const columns: readonly (MinerSortField & keyof MinerListItem)[] = minerSortFields.filter(

@@ -8,7 +8,7 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kyse
 import type { Dialect } from '../../db/database.js';
 import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
-import { containsPattern, matchesPattern, parseSort } from '../fbox/device-common.js';
+import { containsPattern, matchesPattern, parseSort } from '../../db/text-match.js';
 import { poolHijacked } from '../fbox-config/pool-guard.js';
 
 /** Every sortable column of the miner list; ties break on the miner id. */

@@ -1,4 +1,4 @@
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 import { minerExportFile } from './miner.csv.js';
 import { actionCommands } from './miner.service.js';
 

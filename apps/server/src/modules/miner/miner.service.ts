@@ -9,11 +9,13 @@ import type {
   MinerListItem,
   MinerListQuery,
 } from '@fbox/contracts';
+import { issueBatch } from '../../devices/batch.js';
 import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
+import { statusOf } from '../../devices/device-values.js';
+import { deviceHistory, retentionOf } from '../../devices/history.js';
 import { JsonText } from '../../lib/json-text.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
-import { type DeviceDeps, issueBatch, notFound, retentionOf, statusOf } from '../fbox/device-common.js';
-import { deviceHistory } from '../fbox/history.js';
+import { type DeviceDeps, notFound } from '../device-access.js';
 import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository } from './miner.repository.js';

@@ -1,8 +1,7 @@
 import { Code, type Endpoint, type EndpointName, type SharedMessageKey } from '@fbox/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { successMessages } from '../../http/legacy/handler.js';
-import { fieldLabel, ruleOf } from '../../http/legacy/validation.js';
 import { ApiError } from '../../lib/api-error.js';
+import { fieldLabel, ruleOf } from '../../lib/field-errors.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { maskParams, targetOf } from './oplog.params.js';
 
@@ -21,8 +20,8 @@ export interface AnsweredCall {
 
 type Outcome = { code: number; key: SharedMessageKey; params: Record<string, string | number> };
 
-const outcomeOf = (name: EndpointName, failure: unknown): Outcome => {
-  if (failure === null) return { code: Code.OK, key: successMessages[name] ?? 'api.ok', params: {} };
+const outcomeOf = (endpoint: Endpoint, failure: unknown): Outcome => {
+  if (failure === null) return { code: Code.OK, key: endpoint.success ?? 'api.ok', params: {} };
   if (failure instanceof ApiError)
     return { code: failure.code, key: failure.messageKey, params: failure.params ?? {} };
   const issues = (failure as { issues?: unknown } | null)?.issues;
@@ -68,7 +67,7 @@ export const recordCall = async (app: FastifyInstance, call: AnsweredCall): Prom
     } else {
       return;
     }
-    const outcome = outcomeOf(name, failure);
+    const outcome = outcomeOf(endpoint, failure);
     const area = call.user?.area ?? null;
     await app.oplog.record({
       at: app.clock(),

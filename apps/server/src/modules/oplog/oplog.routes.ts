@@ -1,5 +1,5 @@
 import type { oplogEndpoints } from '@fbox/contracts';
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 import { oplogExportFile } from './oplog.csv.js';
 
 /** HTTP handlers: Operation log (read-only: there is no endpoint that edits or deletes a record). */

@@ -1,7 +1,7 @@
 import type { ObserverLinkListQuery, PoolSubaccountListBody } from '@fbox/contracts';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { containsText, parseSort } from '../fbox/device-common.js';
+import { containsText, parseSort } from '../../db/text-match.js';
 
 const linkSort = {
   id: 'id',

@@ -1,5 +1,5 @@
 import type { poolEndpoints } from '@fbox/contracts';
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 
 /** HTTP handlers: observer links (`fbox.pool`) and pool subaccounts (`admin/area/pool`). */
 export const poolHandlers: HandlersFor<keyof typeof poolEndpoints> = {

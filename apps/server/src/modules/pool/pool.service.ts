@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
-import { notFound, requireManage } from '../fbox/device-common.js';
+import { notFound, requireManage } from '../device-access.js';
 import { PoolRepository, type PoolSubaccountRow, type PoolSubaccountValues } from './pool.repository.js';
 
 type PoolDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas' | 'secrets'>;

@@ -1,7 +1,7 @@
 import type { SubAccountListQuery } from '@fbox/contracts';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, UsersTable } from '../../db/schema.js';
-import { containsText } from '../fbox/device-common.js';
+import { containsText } from '../../db/text-match.js';
 
 /** Columns of a sub-account the API may show: never the password hash or TOTP secrets. */
 const columns = [

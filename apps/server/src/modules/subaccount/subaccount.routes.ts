@@ -1,5 +1,5 @@
 import type { accountEndpoints } from '@fbox/contracts';
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 
 /** HTTP handlers: Sub-accounts (master only, see the contract) and the caller's rules and address. */
 export const subAccountHandlers: HandlersFor<keyof typeof accountEndpoints> = {

@@ -1,7 +1,7 @@
 import type { TankListQuery } from '@fbox/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { containsText, parseSort } from '../fbox/device-common.js';
+import { containsText, parseSort } from '../../db/text-match.js';
 
 const sortColumns = {
   id: 'tanks.id',

@@ -1,4 +1,4 @@
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 
 /** Legacy HTTP handlers of `fbox.oillist`. */
 export const tankHandlers: HandlersFor<

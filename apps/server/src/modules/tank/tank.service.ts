@@ -12,20 +12,13 @@ import {
   type TankListItem,
   type TankListQuery,
 } from '@fbox/contracts';
+import { issueBatch } from '../../devices/batch.js';
 import type { IssueCommand } from '../../devices/command.service.js';
+import { parseJson, readingOf, statusOf } from '../../devices/device-values.js';
+import { deviceHistory, retentionOf } from '../../devices/history.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
-import {
-  type DeviceDeps,
-  issueBatch,
-  notFound,
-  parseJson,
-  readingOf,
-  requireManage,
-  retentionOf,
-  statusOf,
-} from '../fbox/device-common.js';
-import { deviceHistory } from '../fbox/history.js';
+import { type DeviceDeps, notFound, requireManage } from '../device-access.js';
 import { TankRepository } from './tank.repository.js';
 
 type Caller = AreaCaller;

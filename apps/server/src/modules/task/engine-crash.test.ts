@@ -10,7 +10,7 @@ import { openSqlite } from '../../db/database.js';
 import { testDbKind } from '../../test/build-test-app.js';
 import { waitFor } from '../../test/mqtt-client.js';
 import { freePort } from '../../test/server-process.js';
-import { seedPduTask } from './engine-harness.js';
+import { seedPduTask } from '../../test/task-engine-harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');

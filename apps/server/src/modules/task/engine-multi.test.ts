@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.js';
 import { describeDb, openTestDatabase, TestClock } from '../../test/build-test-app.js';
 import { createFbox, createMiners } from '../../test/device-factories.js';
 import { createArea, createMaster, login } from '../../test/factories.js';
-import { api, items, runUntil } from './engine-harness.js';
+import { api, items, runUntil } from '../../test/task-engine-harness.js';
 
 const s = 1000;
 const minute = 60 * s;

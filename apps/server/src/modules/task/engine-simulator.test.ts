@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
 import { createArea, createFbox, createMaster, login, type TestUser } from '../../test/factories.js';
 import { brokerUrl, waitFor } from '../../test/mqtt-client.js';
-import { api, items } from './engine-harness.js';
+import { api, items } from '../../test/task-engine-harness.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 const s = 1000;

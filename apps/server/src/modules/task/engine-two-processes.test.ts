@@ -12,7 +12,7 @@ import { type Database, openPostgres } from '../../db/database.js';
 import { pgUrl, testDbKind } from '../../test/build-test-app.js';
 import { waitFor } from '../../test/mqtt-client.js';
 import { adminQuery } from '../../test/server-process.js';
-import { seedPduTask } from './engine-harness.js';
+import { seedPduTask } from '../../test/task-engine-harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 const serverMain = join(repoRoot, 'apps/server/src/main.ts');

@@ -8,7 +8,7 @@ import {
   type TestFbox,
 } from '../../test/device-factories.js';
 import { createArea, createMaster, login, post, type TestUser } from '../../test/factories.js';
-import { ackAll, api, items, runUntil, sheetRows, unzip } from './engine-harness.js';
+import { ackAll, api, items, runUntil, sheetRows, unzip } from '../../test/task-engine-harness.js';
 
 const s = 1000;
 const minute = 60 * s;

@@ -10,9 +10,11 @@ import type { FastifyInstance } from 'fastify';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DB } from '../../db/schema.js';
+import { containsText } from '../../db/text-match.js';
+import { statusOf } from '../../devices/device-values.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
-import { containsText, notFound, requireManage, statusOf } from '../fbox/device-common.js';
+import { notFound, requireManage } from '../device-access.js';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
 type MinerFilter = Omit<GroupMinerFilter, 'member'>;

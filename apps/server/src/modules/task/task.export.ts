@@ -7,8 +7,8 @@ import {
   translate,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { FileDownload } from '../../http/legacy/handler.js';
 import type { SessionUser } from '../auth/auth.service.js';
+import type { FileDownload } from '../handler.js';
 import { csvCell } from '../miner/miner.csv.js';
 import type { TaskScope, TaskType } from './task.service.js';
 import { type Cell, xlsx } from './xlsx.js';

@@ -1,5 +1,5 @@
 import type { taskEndpoints } from '@fbox/contracts';
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 import { historyExportFile, itemsExportFile } from './task.export.js';
 
 const temp = { type: 'temp', kind: 'temp' } as const;

@@ -21,7 +21,7 @@ import type { DB } from '../../db/schema.js';
 import type { TasksTable } from '../../db/tasks-schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
-import { notFound, requireManage } from '../fbox/device-common.js';
+import { notFound, requireManage } from '../device-access.js';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
 export type TaskRow = Selectable<TasksTable>;

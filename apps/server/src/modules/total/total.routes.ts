@@ -1,4 +1,4 @@
-import type { HandlersFor } from '../../http/legacy/handler.js';
+import type { HandlersFor } from '../handler.js';
 
 /** Legacy HTTP handlers of the home summary and the ingest counters. */
 export const totalHandlers: HandlersFor<'appIndex' | 'ingestStats'> = {

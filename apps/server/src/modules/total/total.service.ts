@@ -1,9 +1,10 @@
 import type { AppIndex } from '@fbox/contracts';
 import { sql } from 'kysely';
+import { todayEnergy } from '../../devices/device-values.js';
+import { fillBuckets, readSeries, round } from '../../devices/history.js';
 import type { AreaCaller } from '../auth/auth.service.js';
-import { type DeviceDeps, todayEnergy } from '../fbox/device-common.js';
+import type { DeviceDeps } from '../device-access.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
-import { fillBuckets, readSeries, round } from '../fbox/history.js';
 
 type Caller = AreaCaller;
 

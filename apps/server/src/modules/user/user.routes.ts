@@ -1,6 +1,6 @@
 import { Code } from '@fbox/contracts';
-import type { HandlersFor } from '../../http/legacy/handler.js';
 import { ApiError } from '../../lib/api-error.js';
+import type { HandlersFor } from '../handler.js';
 
 const switchFields = ['auto_frequency', 'pool_config_status', 'min', 'max', 'delay_switch_value'] as const;
 

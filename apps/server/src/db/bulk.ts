@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import type { DB } from '../db/schema.js';
+import type { Dialect } from './database.js';
+import type { DB } from './schema.js';
 
 /** Bound parameters per statement, under SQLite's 32,766 and PostgreSQL's 65,535. */
 const maxParams: Record<Dialect, number> = { sqlite: 30_000, postgres: 60_000 };

@@ -1,6 +1,7 @@
 import { limits } from '@fbox/contracts';
+import type { FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../db/schema.js';
 
 /** A device family's history tables: raw samples and the 1-minute / 1-hour rollups. */
 export interface SeriesTables<M extends string> {
@@ -218,3 +219,10 @@ export const deviceHistory = async <M extends string>(
   const points = fillBuckets(buckets, metrics, intervalMs, window.from, window.to);
   return { interval: window.interval, from: window.from, to: window.to, source, points };
 };
+
+/** The history retention of the configuration, as `readSeries` takes it. */
+export const retentionOf = (deps: Pick<FastifyInstance, 'clock' | 'config'>): Retention => ({
+  now: deps.clock(),
+  rawMs: deps.config.retentionRawHours * 3_600_000,
+  m1Ms: deps.config.retention1mDays * 86_400_000,
+});

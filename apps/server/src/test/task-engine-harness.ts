@@ -1,8 +1,8 @@
 import { inflateRawSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import type { TestClock } from '../../test/build-test-app.js';
-import { createMiners } from '../../test/device-factories.js';
-import { createArea, createFbox, createMaster, login, post } from '../../test/factories.js';
+import type { TestClock } from './build-test-app.js';
+import { createMiners } from './device-factories.js';
+import { createArea, createFbox, createMaster, login, post } from './factories.js';
 
 /** Test helpers for the task engine: drive it through time and play a gateway that acknowledges. */
 

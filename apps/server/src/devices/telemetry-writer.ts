@@ -1,9 +1,9 @@
 import type { TelemetryMessage } from '@fbox/contracts';
 import type { Kysely, Transaction } from 'kysely';
+import { bulkInsert } from '../db/bulk.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import type { FboxIdentity } from '../devices/device.repository.js';
-import { bulkInsert } from './bulk.js';
+import type { FboxIdentity } from './device.repository.js';
 import {
   boxStateValues,
   dayOf,
@@ -33,6 +33,8 @@ export interface BatchResult {
   samples: number;
   /** FBOXes that were offline before this batch. */
   cameOnline: FboxIdentity[];
+  /** The applied messages that became their box's latest state (newer than what was stored). */
+  current: Set<QueuedTelemetry>;
 }
 
 type Trx = Transaction<DB>;
@@ -66,7 +68,7 @@ export class TelemetryWriter {
       applied.sort((a, b) => a.fbox.id - b.fbox.id || a.msg.ts - b.msg.ts);
       const { current, cameOnline } = await this.updateBoxes(trx, applied, now);
       const samples = await this.writeDevices(trx, applied, current, now, newTanks, newMiners);
-      return { applied, duplicates: batch.length - applied.length, samples, cameOnline };
+      return { applied, duplicates: batch.length - applied.length, samples, cameOnline, current };
     });
     for (const [k, v] of newTanks) this.tanks.set(k, v);
     for (const [k, v] of newMiners) this.miners.set(k, v);

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { fboxRollupMetrics, minerRollupMetrics, tankRollupMetrics } from '../db/migration-devices.js';
 import type { DB } from '../db/schema.js';
+import { fboxRollupMetrics, minerRollupMetrics, tankRollupMetrics } from './rollup-metrics.js';
 
 const minute = 60_000;
 const hour = 60 * minute;
