@@ -1,11 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../lib/browser.js';
-import { ADMIN_PASSWORD, ADMIN_USER, type RunningServer, startServer } from '../lib/server.js';
-import { loginThroughForm } from '../lib/session.js';
+import { type Api, dataOf, demoMineId, LIVE_TIMEOUT, reportedBoxes, signInApi } from '../lib/api.js';
+import { launchBrowser } from '../lib/browser.js';
+import { shoot, signedIn } from '../lib/page.js';
+import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
  * FBOX configuration and Lock Pool by clicking, against the demo mine: an FBOX's configuration is
@@ -15,66 +14,18 @@ import { loginThroughForm } from '../lib/session.js';
 
 let server: RunningServer;
 let browser: Browser;
-let token = '';
+let api: Api;
 let areaId = 0;
 let boxId = 0;
-const LIVE_TIMEOUT = 30_000;
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-const api = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T> => {
-  const url = new URL(path, server.url);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
-  const body = (await (await fetch(url, { headers: { logintoken: token } })).json()) as Envelope<T>;
-  if (body.code !== 1) throw new Error(`${path}: ${body.code} ${body.msg}`);
-  return body.data;
-};
-
-const signedIn = async (language: 'en' | 'zh') => {
-  const opened = await openPage(browser, { locale: language === 'zh' ? 'zh-CN' : 'en-US' });
-  await opened.context.addCookies([{ name: 'language', value: language, url: server.url }]);
-  await opened.page.goto(`${server.url}/login`);
-  await loginThroughForm(opened.page);
-  return opened;
-};
-
-const shoot = async (page: Page, name: string) => {
-  const dir = process.env.SCREENSHOT_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
-};
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const login = await fetch(`${server.url}/index/index/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: ADMIN_USER, password: ADMIN_PASSWORD }),
-  });
-  token = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
-  const areas = await api<{ id: number; area_name: string }[]>('/index/fbox.area/index');
-  areaId = areas.find((area) => area.area_name === 'Demo Mine')?.id ?? 0;
-  expect(areaId).toBeGreaterThan(0);
-  const deadline = Date.now() + LIVE_TIMEOUT;
-  for (;;) {
-    const boxes = await api<{ items: { id: number; kind: string; status: string }[] }>(
-      '/index/fbox.boxlist/index',
-      { area_id: areaId },
-    );
-    const miners = await api<{ total: number }>('/index/fbox.miner/index', { area_id: areaId, limit: 1 });
-    const air = boxes.items.find((b) => b.kind === 'air' && b.status === 'online');
-    if (air && miners.total > 0) {
-      boxId = air.id;
-      break;
-    }
-    if (Date.now() > deadline) throw new Error(`no telemetry within ${LIVE_TIMEOUT} ms:\n${server.logs()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  api = await signInApi(server);
+  areaId = await demoMineId(api);
+  const boxes = await reportedBoxes(server, api, areaId);
+  const air = boxes.find((b) => b.kind === 'air');
+  if (!air) throw new Error('the demo mine has no air-cooled FBOX');
+  boxId = air.id;
 });
 
 afterAll(async () => {
@@ -83,7 +34,7 @@ afterAll(async () => {
 });
 
 it('edits an FBOX configuration and shows the gateway acknowledging it', async () => {
-  const { page, context, errors } = await signedIn('en');
+  const { page, context, errors } = await signedIn(browser, server, 'en');
   await page.goto(`${server.url}/device/boxDetail?id=${boxId}`);
   await page.getByTestId('box-config').click();
   await page.waitForURL(/\/device\/fboxConfig\?id=/);
@@ -120,26 +71,23 @@ it('edits an FBOX configuration and shows the gateway acknowledging it', async (
 });
 
 it('saves the mine FBOX defaults', async () => {
-  const { page, context, errors } = await signedIn('en');
+  const { page, context, errors } = await signedIn(browser, server, 'en');
   await page.goto(`${server.url}/set/fboxDefaults`);
   await page.getByTestId('fbox-defaults').waitFor();
   expect(await page.getByTestId('defaults-kind').innerText()).toBe('Built-in defaults');
   await page.getByTestId('config-humidity_max').fill('75');
   await page.getByTestId('defaults-save').click();
   await expect.poll(() => page.getByTestId('defaults-kind').innerText()).toBe('Mine defaults');
-  const saved = await fetch(`${server.url}/ff-plat-api/api/admin/area/config/list`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', logintoken: token },
-    body: JSON.stringify({ area_id: areaId }),
-  });
-  expect(((await saved.json()) as Envelope<{ humidity_max: number }>).data.humidity_max).toBe(75);
+  const path = '/ff-plat-api/api/admin/area/config/list';
+  const saved = dataOf(path, await api.postJson<{ humidity_max: number }>(path, { area_id: areaId }));
+  expect(saved.humidity_max).toBe(75);
   await shoot(page, 'fbox-defaults-en');
   expect(errors).toEqual([]);
   await context.close();
 });
 
 it('refuses a pool change while Lock Pool is on', async () => {
-  const { page, context } = await signedIn('en');
+  const { page, context } = await signedIn(browser, server, 'en');
   await page.getByTestId('user-menu').click();
   await page.getByTestId('menu-account').click();
   await page.getByRole('tab', { name: 'Switches' }).click();
@@ -148,7 +96,8 @@ it('refuses a pool change while Lock Pool is on', async () => {
   await expect
     .poll(
       async () =>
-        (await api<{ pool_config: { status: number } }>('/index/fbox.user/getuserinfo')).pool_config.status,
+        (await api.get<{ pool_config: { status: number } }>('/index/fbox.user/getuserinfo')).pool_config
+          .status,
     )
     .toBe(1);
   await page.keyboard.press('Escape');
@@ -193,7 +142,7 @@ it('refuses a pool change while Lock Pool is on', async () => {
 });
 
 it('renders both pages in Chinese', async () => {
-  const { page, context, errors } = await signedIn('zh');
+  const { page, context, errors } = await signedIn(browser, server, 'zh');
   await page.goto(`${server.url}/device/fboxConfig?id=${boxId}`);
   await page.getByTestId('config-title').waitFor();
   expect(await page.getByTestId('config-effective').innerText()).toMatch(/本 FBOX|内置/);

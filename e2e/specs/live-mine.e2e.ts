@@ -1,8 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../lib/browser.js';
-import { ADMIN_PASSWORD, ADMIN_USER, type RunningServer, startServer } from '../lib/server.js';
-import { loginThroughForm } from '../lib/session.js';
+import { type Api, demoMineId, LIVE_TIMEOUT, type ListPage, reportedBoxes, signInApi } from '../lib/api.js';
+import { launchBrowser } from '../lib/browser.js';
+import { confirmOk, expectTranslated, type Language, numberIn, row, rows, signedIn } from '../lib/page.js';
+import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
  * The live demo mine end to end: the built server runs its in-process simulator (DEMO=1), whose
@@ -12,30 +13,12 @@ import { loginThroughForm } from '../lib/session.js';
 
 let server: RunningServer;
 let browser: Browser;
-let token = '';
+let api: Api;
 let areaId = 0;
 /** Ids picked through the API once telemetry has arrived. */
 const ids = { air: 0, hydro: 0, tank: 0, miner: 0 };
 const names = { air: '', hydro: '', tank: '', miner: '' };
 
-/** Telemetry every ~12 s: waits for something a report brings get two reports and some slack. */
-const LIVE_TIMEOUT = 30_000;
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-interface ListPage<T> {
-  items: T[];
-  total: number;
-}
-interface FboxRow {
-  id: number;
-  name: string;
-  kind: 'air' | 'immersion' | 'hydro';
-  status: string;
-}
 interface TankRow {
   id: number;
   name: string;
@@ -49,24 +32,8 @@ interface MinerRow {
   uptime_s: number;
 }
 
-/** A legacy API call with the session token; fails the test on anything but `code: 1`. */
-const api = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T> => {
-  const url = new URL(path, server.url);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
-  const res = await fetch(url, { headers: { logintoken: token } });
-  const body = (await res.json()) as Envelope<T>;
-  if (body.code !== 1) throw new Error(`${path}: ${body.code} ${body.msg}`);
-  return body.data;
-};
-
 const minerById = async (id: number): Promise<MinerRow> =>
-  api<MinerRow>('/index/fbox.miner/detail', { area_id: areaId, id });
-
-/** The first number in a text such as "66.70 PH/s" or "1,234"; NaN when there is none (a dash). */
-const numberIn = (text: string): number => {
-  const match = text.replace(/,/g, '').match(/-?\d+(?:\.\d+)?/);
-  return match ? Number(match[0]) : Number.NaN;
-};
+  api.get<MinerRow>('/index/fbox.miner/detail', { area_id: areaId, id });
 
 const statValue = (page: Page, testId: string): Locator =>
   page.getByTestId(testId).locator('.ant-statistic-content').first();
@@ -82,12 +49,7 @@ const expectChartWithData = async (page: Page, testId: string) => {
   await expect.poll(() => chart.locator('.ant-empty').count(), { timeout: LIVE_TIMEOUT }).toBe(0);
 };
 
-/** Translation keys or raw interpolations left on screen mean a missing or misspelled text. */
-const untranslated = /\b(?:app|common|home|device|field|rule|api|alertLevel)\.[a-z][A-Za-z]*\.[A-Za-z]+|\{\{/;
-const expectTranslated = async (root: Locator) => {
-  const text = await root.innerText();
-  expect(text.match(untranslated)?.[0] ?? null).toBeNull();
-};
+const LIVE_TEXTS = ['app', 'common', 'home', 'device', 'field', 'rule', 'api', 'alertLevel'];
 
 const UNITS = /\d(?:\.\d+)? (?:TH|PH|EH)\/s/;
 const CELSIUS = /\d(?:\.\d+)? °C/;
@@ -95,56 +57,27 @@ const CELSIUS = /\d(?:\.\d+)? °C/;
 const texts = {
   en: { online: 'Online', offline: 'Offline', home: 'Home', low: 'Low' },
   zh: { online: '在线', offline: '离线', home: '首页', low: '低功率' },
-} as const;
-type Language = keyof typeof texts;
-
-/** Rows of an antd Table by their `data-row-key`. */
-const rows = (table: Locator) => table.locator('tbody tr[data-row-key]');
-const row = (table: Locator, id: number) => table.locator(`tbody tr[data-row-key="${id}"]`);
-
-const signedIn = async (language: Language) => {
-  const opened = await openPage(browser, { locale: language === 'zh' ? 'zh-CN' : 'en-US' });
-  await opened.context.addCookies([{ name: 'language', value: language, url: server.url }]);
-  await opened.page.goto(`${server.url}/login`);
-  await loginThroughForm(opened.page);
-  return opened;
-};
+} as const satisfies Record<Language, object>;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const login = await fetch(`${server.url}/index/index/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: ADMIN_USER, password: ADMIN_PASSWORD }),
-  });
-  token = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
-  const areas = await api<{ id: number; area_name: string }[]>('/index/fbox.area/index');
-  areaId = areas.find((area) => area.area_name === 'Demo Mine')?.id ?? 0;
-  expect(areaId).toBeGreaterThan(0);
-
-  // Miners exist only once their FBOX reported: wait for the first report of every gateway.
-  const deadline = Date.now() + LIVE_TIMEOUT;
-  for (;;) {
-    const boxes = await api<ListPage<FboxRow>>('/index/fbox.boxlist/index', { area_id: areaId });
-    const miners = await api<ListPage<MinerRow>>('/index/fbox.miner/index', { area_id: areaId, limit: 1 });
-    if (boxes.items.length > 0 && boxes.items.every((b) => b.status === 'online') && miners.total > 0) {
-      const air =
-        boxes.items.find((b) => b.kind === 'air') ?? boxes.items.find((b) => b.kind === 'immersion');
-      const hydro = boxes.items.find((b) => b.kind === 'hydro');
-      if (!air || !hydro) throw new Error(`demo mine lacks an air/immersion or hydro FBOX: ${boxes.items}`);
-      Object.assign(ids, { air: air.id, hydro: hydro.id });
-      Object.assign(names, { air: air.name, hydro: hydro.name });
-      break;
-    }
-    if (Date.now() > deadline) throw new Error(`no telemetry within ${LIVE_TIMEOUT} ms:\n${server.logs()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const tank = (await api<ListPage<TankRow>>('/index/fbox.oillist/index', { area_id: areaId, limit: 1 }))
+  api = await signInApi(server);
+  areaId = await demoMineId(api);
+  const boxes = await reportedBoxes(server, api, areaId);
+  const air = boxes.find((b) => b.kind === 'air') ?? boxes.find((b) => b.kind === 'immersion');
+  const hydro = boxes.find((b) => b.kind === 'hydro');
+  if (!air || !hydro) throw new Error(`demo mine lacks an air/immersion or hydro FBOX: ${boxes}`);
+  Object.assign(ids, { air: air.id, hydro: hydro.id });
+  Object.assign(names, { air: air.name, hydro: hydro.name });
+  const tank = (await api.get<ListPage<TankRow>>('/index/fbox.oillist/index', { area_id: areaId, limit: 1 }))
     .items[0];
   // The last miner of the list: the command tests below use the first rows of the list page.
-  const minerPage = await api<ListPage<MinerRow>>('/index/fbox.miner/index', { area_id: areaId, limit: 1 });
+  const minerPage = await api.get<ListPage<MinerRow>>('/index/fbox.miner/index', {
+    area_id: areaId,
+    limit: 1,
+  });
   const miner = (
-    await api<ListPage<MinerRow>>('/index/fbox.miner/index', {
+    await api.get<ListPage<MinerRow>>('/index/fbox.miner/index', {
       area_id: areaId,
       limit: 1,
       page: minerPage.total,
@@ -163,7 +96,7 @@ afterAll(async () => {
 /** Visits every live page in one language and checks that live values are on screen. */
 const visitLivePages = async (language: Language) => {
   const words = texts[language];
-  const { page, context, errors } = await signedIn(language);
+  const { page, context, errors } = await signedIn(browser, server, language);
   const go = (path: string) => page.goto(`${server.url}${path}`);
 
   // Home: the stat cards fill in with numbers once telemetry arrived; the charts have the last hour.
@@ -180,7 +113,7 @@ const visitLivePages = async (language: Language) => {
   expect(await statValue(page, 'home-stat-energy').innerText()).toMatch(/^\d+(?:\.\d+)? (?:k|M|G)Wh$/);
   await expectChartWithData(page, 'home-chart-hashrate');
   await expectChartWithData(page, 'home-chart-power');
-  await expectTranslated(home);
+  await expectTranslated(home, LIVE_TEXTS);
 
   // FBOX list: every box online, with hashrate and temperature.
   await go('/device/boxList');
@@ -190,7 +123,7 @@ const visitLivePages = async (language: Language) => {
   await airRow.getByText(words.online, { exact: true }).waitFor();
   expect(await airRow.innerText()).toMatch(UNITS);
   expect(await airRow.innerText()).toMatch(CELSIUS);
-  await expectTranslated(boxes);
+  await expectTranslated(boxes, LIVE_TEXTS);
 
   // FBOX detail (air or immersion), then the hydro one with its water loop.
   await go(`/device/boxDetail?id=${ids.air}`);
@@ -201,14 +134,14 @@ const visitLivePages = async (language: Language) => {
   await expect.poll(async () => (await box.innerText()).match(UNITS) !== null).toBe(true);
   expect(await box.innerText()).toMatch(CELSIUS);
   expect(await page.getByTestId('box-hydro').count()).toBe(0);
-  await expectTranslated(box);
+  await expectTranslated(box, LIVE_TEXTS);
 
   await go(`/device/boxDetailHydro?id=${ids.hydro}`);
   await page.getByTestId('box-name').waitFor();
   expect(await page.getByTestId('box-name').innerText()).toBe(names.hydro);
   await page.getByTestId('box-hydro').waitFor();
   await expect.poll(async () => (await box.innerText()).match(UNITS) !== null).toBe(true);
-  await expectTranslated(box);
+  await expectTranslated(box, LIVE_TEXTS);
 
   // Tank list and a tank.
   await go('/device/deviceList');
@@ -216,14 +149,14 @@ const visitLivePages = async (language: Language) => {
   await row(tanks, ids.tank).waitFor();
   await row(tanks, ids.tank).getByText(words.online, { exact: true }).waitFor();
   expect(await row(tanks, ids.tank).innerText()).toMatch(CELSIUS);
-  await expectTranslated(tanks);
+  await expectTranslated(tanks, LIVE_TEXTS);
 
   await go(`/device/deviceDetail?id=${ids.tank}`);
   const tank = page.getByTestId('tank-detail');
   await tank.getByText(names.tank, { exact: true }).first().waitFor();
   await expect.poll(async () => (await tank.innerText()).match(CELSIUS) !== null).toBe(true);
   await page.getByTestId('tank-controls').waitFor();
-  await expectTranslated(tank);
+  await expectTranslated(tank, LIVE_TEXTS);
 
   // Miner list and a miner.
   await go('/device/machineList');
@@ -235,14 +168,14 @@ const visitLivePages = async (language: Language) => {
     .first();
   await onlineMiner.waitFor();
   expect(await onlineMiner.innerText()).toMatch(UNITS);
-  await expectTranslated(miners);
+  await expectTranslated(miners, LIVE_TEXTS);
 
   await go(`/device/machineDetail?id=${ids.miner}`);
   const miner = page.getByTestId('miner-detail');
   await miner.getByText(names.miner, { exact: true }).first().waitFor();
   await expect.poll(async () => (await miner.innerText()).match(UNITS) !== null).toBe(true);
   expect(await page.getByTestId('miner-uptime').innerText()).not.toBe('-');
-  await expectTranslated(miner);
+  await expectTranslated(miner, LIVE_TEXTS);
 
   if (language === 'zh') expect(await page.getByTestId('sidebar').innerText()).toMatch(/[\u4e00-\u9fff]/);
   await page.waitForLoadState('networkidle');
@@ -264,7 +197,7 @@ const confirmBulk = async (page: Page, count: number) => {
   const ok = page.getByTestId('bulk-confirm-ok');
   await ok.waitFor();
   expect(numberIn(await page.locator('.ant-modal-confirm-content').innerText())).toBe(count);
-  await ok.click();
+  await confirmOk(ok);
 };
 
 const outcomeStatuses = (page: Page) =>
@@ -308,7 +241,7 @@ describe('live mine', () => {
   });
 
   it('restarts a miner from the list: its outcome is acknowledged, then it shows offline', async () => {
-    const { page, context, errors } = await signedIn('en');
+    const { page, context, errors } = await signedIn(browser, server, 'en');
     await page.goto(`${server.url}/device/machineList`);
     const [id] = await onlineMinersOnList(page, 1);
     if (id === undefined) throw new Error('no online miner');
@@ -342,7 +275,7 @@ describe('live mine', () => {
   });
 
   it('changes 3 miners to low mode and reports each one acknowledged', async () => {
-    const { page, context, errors } = await signedIn('en');
+    const { page, context, errors } = await signedIn(browser, server, 'en');
     await page.goto(`${server.url}/device/machineList`);
     // Miners in high mode, so the mode read back afterwards shows the change.
     const picked = await onlineMinersOnList(page, 3, restarted, (miner) => miner.mode === 'high');

@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../lib/browser.js';
+import { LIVE_TIMEOUT } from '../lib/api.js';
+import { launchBrowser } from '../lib/browser.js';
+import { expectTranslated, type Language, shoot, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
-import { loginThroughForm } from '../lib/session.js';
 
 /**
  * Manage Mines end to end on the built server with its demo mine (DEMO=1): the in-process simulator's
@@ -12,11 +13,6 @@ import { loginThroughForm } from '../lib/session.js';
 
 let server: RunningServer;
 let browser: Browser;
-
-/** The demo gateways connect right after start; give them time to appear. */
-const LIVE_TIMEOUT = 30_000;
-
-const untranslated = /\b(?:app|common|mines|field|rule|api)\.[a-z][A-Za-z]*(?:\.[A-Za-z]+)?\b|\{\{/;
 
 const rowOf = (page: Page, name: string): Locator =>
   page.getByTestId('mine-table').locator('tbody tr', { hasText: name });
@@ -28,11 +24,9 @@ const areaOptions = async (page: Page): Promise<string[]> => {
   return options;
 };
 
-const signedIn = async (language: 'en' | 'zh') => {
-  const opened = await openPage(browser, { locale: language === 'zh' ? 'zh-CN' : 'en-US' });
-  await opened.context.addCookies([{ name: 'language', value: language, url: server.url }]);
-  await opened.page.goto(`${server.url}/login`);
-  await loginThroughForm(opened.page);
+/** Signed in, on Manage Mines. */
+const onMines = async (language: Language) => {
+  const opened = await signedIn(browser, server, language);
   await opened.page.goto(`${server.url}/set/mines`);
   await rowOf(opened.page, 'Demo Mine').waitFor();
   return opened;
@@ -49,7 +43,7 @@ afterAll(async () => {
 
 describe('Manage Mines', () => {
   it('creates a mine with a price, refuses a bad one, edits it, and deletes it after naming what goes', async () => {
-    const { page, context, errors } = await signedIn('en');
+    const { page, context, errors } = await onMines('en');
     const form = page.getByTestId('mine-form');
     const save = page.locator('.ant-modal-footer').getByRole('button', { name: 'Save' });
 
@@ -58,7 +52,7 @@ describe('Manage Mines', () => {
     await form.locator('#mineForm_electricity_price').fill('cheap');
     await save.click();
     await form.getByText('Must be a valid number').waitFor();
-    await page.screenshot({ path: '/tmp/mines-form-en.png' });
+    await shoot(page, 'mines-form-en');
     await form.locator('#mineForm_electricity_price').fill('0');
     await form.getByText('Must be a number greater than 0').waitFor();
     await form.locator('#mineForm_electricity_price').fill('0.06');
@@ -76,7 +70,7 @@ describe('Manage Mines', () => {
     expect(await created.getByTestId('agent-key-value').innerText()).not.toMatch(/[0-9a-f]{32}/);
     await created.getByTestId('agent-key-toggle').click();
     expect(await created.getByTestId('agent-key-value').innerText()).toMatch(/^[0-9a-f]{32}$/);
-    await page.screenshot({ path: '/tmp/mines-key-en.png' });
+    await shoot(page, 'mines-key-en');
 
     // Edit: the price and the comment.
     await created.getByRole('button', { name: 'Edit' }).click();
@@ -105,7 +99,7 @@ describe('Manage Mines', () => {
 
   it("shows the demo gateways' client key records in both languages", async () => {
     for (const language of ['en', 'zh'] as const) {
-      const { page, context, errors } = await signedIn(language);
+      const { page, context, errors } = await onMines(language);
       await rowOf(page, 'Demo Mine').locator('[data-testid^="mine-clients-"]').click();
       const drawer = page.getByTestId('client-records');
       const gateways = drawer.locator('tbody tr[data-row-key]');
@@ -121,12 +115,11 @@ describe('Manage Mines', () => {
       expect(first).toMatch(/gw-fb[0-9a-f]{12}/);
       expect(first).toContain('127.0.0.1');
       expect(first).toContain('fbox-simulator');
-      const text = await page.locator('body').innerText();
-      expect(text.match(untranslated)?.[0] ?? null).toBeNull();
-      await page.screenshot({ path: `/tmp/mines-clients-${language}.png` });
+      await expectTranslated(page.locator('body'), ['app', 'common', 'mines', 'field', 'rule', 'api']);
+      await shoot(page, `mines-clients-${language}`);
       await drawer.locator('.ant-drawer-close').click();
       await drawer.waitFor({ state: 'hidden' });
-      await page.screenshot({ path: `/tmp/mines-${language}.png` });
+      await shoot(page, `mines-${language}`);
       expect(errors).toEqual([]);
       await context.close();
     }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../lib/browser.js';
+import { launchBrowser } from '../lib/browser.js';
+import { choose, rows, shoot, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
-import { loginThroughForm } from '../lib/session.js';
 
 /**
  * The operation log end to end: an FBOX created through its dialog shows up in the Operation Log
@@ -27,21 +27,9 @@ afterAll(async () => {
 
 const table = (page: Page) => page.getByTestId('oplog-table');
 
-/** Picks an option of an antd Select by its visible label. */
-const choose = async (page: Page, testId: string, label: string) => {
-  await page.getByTestId(testId).click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: label })
-    .first()
-    .click();
-};
-
 describe('operation log', () => {
   it('records an FBOX created in the UI; the log filters, shows and exports it', async () => {
-    const { page, context, errors } = await openPage(browser);
-    await page.goto(`${server.url}/login`);
-    await loginThroughForm(page);
+    const { page, context, errors } = await signedIn(browser, server);
 
     // The action: create an FBOX through its dialog.
     await page.goto(`${server.url}/device/boxList`);
@@ -55,14 +43,13 @@ describe('operation log', () => {
     await page.getByTestId('sidebar').getByText('Logs').first().click();
     await page.getByTestId('sidebar').getByText('Operation log').first().click();
     await page.waitForURL(/\/logs\/operationLog/);
-    await table(page).locator('tbody tr[data-row-key]').first().waitFor();
+    await rows(table(page)).first().waitFor();
     expect(await table(page).innerText()).toContain('Sign in');
 
-    await choose(page, 'oplog-filter-action', 'Create FBOX');
+    await choose(page, page.getByTestId('oplog-filter-action'), 'Create FBOX');
     await page.waitForURL(/action=fboxCreate/);
-    const rows = table(page).locator('tbody tr[data-row-key]');
-    await expect.poll(() => rows.count()).toBe(1);
-    const row = rows.first();
+    await expect.poll(() => rows(table(page)).count()).toBe(1);
+    const row = rows(table(page)).first();
     const text = await row.innerText();
     expect(text).toContain('admin');
     expect(text).toContain('Create FBOX');
@@ -87,24 +74,21 @@ describe('operation log', () => {
     expect(lines[1]).toContain(`Create FBOX,${BOX},`);
     expect(csv).not.toContain(SECRET);
 
-    await page.screenshot({ path: '/tmp/oplog-en.png', fullPage: true });
+    await shoot(page, 'oplog-en');
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it('reads in Chinese', async () => {
-    const { page, context, errors } = await openPage(browser, { locale: 'zh-CN' });
-    await context.addCookies([{ name: 'language', value: 'zh', url: server.url }]);
-    await page.goto(`${server.url}/login`);
-    await loginThroughForm(page);
+    const { page, context, errors } = await signedIn(browser, server, 'zh');
     await page.goto(`${server.url}/logs/operationLog`);
-    await table(page).locator('tbody tr[data-row-key]').first().waitFor();
+    await rows(table(page)).first().waitFor();
     const text = await table(page).innerText();
     expect(text).toContain('登录');
     expect(text).toContain('新建 FBOX');
     expect(text).toContain('成功');
     expect(text).not.toMatch(/oplog\.[a-z]+\.[A-Za-z]+/);
-    await page.screenshot({ path: '/tmp/oplog-zh.png', fullPage: true });
+    await shoot(page, 'oplog-zh');
     expect(errors).toEqual([]);
     await context.close();
   });

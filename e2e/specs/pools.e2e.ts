@@ -1,8 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type PageWithErrors } from '../lib/browser.js';
-import { ADMIN_PASSWORD, ADMIN_USER, type RunningServer, startServer } from '../lib/server.js';
-import { loginThroughForm } from '../lib/session.js';
+import { type Api, demoMineId, signInApi } from '../lib/api.js';
+import { launchBrowser } from '../lib/browser.js';
+import { signedIn } from '../lib/page.js';
+import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
  * Mining pools end to end: observer links (add, a bad address refused, open in a new tab, delete)
@@ -11,7 +12,7 @@ import { loginThroughForm } from '../lib/session.js';
 
 let server: RunningServer;
 let browser: Browser;
-let token = '';
+let api: Api;
 let areaId = 0;
 
 /** A pool's observer page, served by the browser context instead of the internet. */
@@ -19,49 +20,22 @@ const POOL_URL = 'https://pool.example.test/observer/site-a?coin=BTC';
 const SECRET = 'e2e-secret-7f3a9c2b1d';
 const API_KEY = 'e2e-key-51c0ffee';
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-const post = async <T>(path: string, body: Record<string, unknown>): Promise<Envelope<T>> => {
-  const res = await fetch(new URL(path, server.url), {
-    method: 'POST',
-    headers: { logintoken: token, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as Envelope<T>;
-};
-
-const signedIn = async (language: 'en' | 'zh'): Promise<PageWithErrors> => {
-  const opened = await openPage(browser, { locale: language === 'zh' ? 'zh-CN' : 'en-US' });
-  await opened.context.addCookies([{ name: 'language', value: language, url: server.url }]);
-  await opened.context.route('https://pool.example.test/**', (route) =>
+/** Serves the pool's observer page in the browser context instead of the internet. */
+const fakePool = (context: BrowserContext) =>
+  context.route('https://pool.example.test/**', (route) =>
     route.fulfill({
       contentType: 'text/html',
       body: '<!doctype html><title>pool</title><script>document.title = "opener:" + (window.opener === null)</script>',
     }),
   );
-  await opened.page.goto(`${server.url}/login`);
-  await loginThroughForm(opened.page);
-  return opened;
-};
 
 /** The confirm button of the open pop-up confirmation. */
 const confirmDelete = (page: Page) => page.locator('.ant-popconfirm .ant-btn-dangerous').click();
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const login = await fetch(`${server.url}/index/index/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: ADMIN_USER, password: ADMIN_PASSWORD }),
-  });
-  token = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
-  const res = await fetch(`${server.url}/index/fbox.area/index`, { headers: { logintoken: token } });
-  areaId = ((await res.json()) as Envelope<{ id: number }[]>).data[0]?.id ?? 0;
-  expect(areaId).toBeGreaterThan(0);
+  api = await signInApi(server);
+  areaId = await demoMineId(api);
 });
 
 afterAll(async () => {
@@ -71,7 +45,7 @@ afterAll(async () => {
 
 describe('mining pools', () => {
   it('adds an observer link, refuses a bad address, opens it in a new tab and deletes it', async () => {
-    const { page, context, errors } = await signedIn('en');
+    const { page, context, errors } = await signedIn(browser, server, 'en', { prepare: fakePool });
     await page.goto(`${server.url}/set/account`);
     const table = page.getByTestId('observer-link-table');
     await table.waitFor();
@@ -85,7 +59,7 @@ describe('mining pools', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await form.getByText('Must be an http:// or https:// address').waitFor();
     // The server refuses it too, whoever asks.
-    const refused = await post('/index/fbox.pool/create', {
+    const refused = await api.postJson('/index/fbox.pool/create', {
       area_id: areaId,
       pool: 'F2Pool',
       subaccount: 'site-a',
@@ -119,7 +93,7 @@ describe('mining pools', () => {
   });
 
   it('saves a pool subaccount with a secret and never shows the secret back', async () => {
-    const { page, context, errors } = await signedIn('en');
+    const { page, context, errors } = await signedIn(browser, server, 'en', { prepare: fakePool });
     const answers: string[] = [];
     page.on('response', async (response) => {
       if (response.url().includes('/admin/area/pool/')) answers.push(await response.text());
@@ -170,7 +144,7 @@ describe('mining pools', () => {
   });
 
   it('shows both pool pages in Chinese', async () => {
-    const { page, context, errors } = await signedIn('zh');
+    const { page, context, errors } = await signedIn(browser, server, 'zh', { prepare: fakePool });
     await page.goto(`${server.url}/set/account`);
     await page.getByTestId('observer-link-create').getByText('添加观察者链接').waitFor();
     await page.goto(`${server.url}/set/poolSubaccount`);

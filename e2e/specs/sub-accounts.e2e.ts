@@ -1,8 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../lib/browser.js';
-import { ADMIN_PASSWORD, ADMIN_USER, type RunningServer, startServer } from '../lib/server.js';
-import { loginThroughForm } from '../lib/session.js';
+import { type Api, demoMineId, type Envelope, LIVE_TIMEOUT, reportedBoxes, signInApi } from '../lib/api.js';
+import { launchBrowser } from '../lib/browser.js';
+import { choose, confirmOk, rows, signedIn } from '../lib/page.js';
+import { ADMIN_USER, type RunningServer, startServer } from '../lib/server.js';
 
 /**
  * Sub-accounts end to end on the demo mine (DEMO=1): the master creates an operator for one of its
@@ -13,74 +14,19 @@ import { loginThroughForm } from '../lib/session.js';
 
 let server: RunningServer;
 let browser: Browser;
-let token = '';
+let api: Api;
 let demoAreaId = 0;
 const fboxIds: number[] = [];
 
-/** Telemetry every ~12 s: a report and some slack. */
-const LIVE_TIMEOUT = 30_000;
 const OPERATOR = { username: 'op_e2e', password: 'op-e2e-pass1', nickname: 'Night shift' };
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-const api = async <T>(path: string, params: Record<string, string | number> = {}, method = 'GET') => {
-  const url = new URL(path, server.url);
-  const init: RequestInit = { method, headers: { logintoken: token } };
-  if (method === 'GET') for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
-  else {
-    init.body = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
-    init.headers = { logintoken: token, 'content-type': 'application/x-www-form-urlencoded' };
-  }
-  const body = (await (await fetch(url, init)).json()) as Envelope<T>;
-  if (body.code !== 1) throw new Error(`${path}: ${body.code} ${body.msg}`);
-  return body.data;
-};
-
-const rows = (table: Locator) => table.locator('tbody tr[data-row-key]');
-
-/** Picks an option of an antd Select by typing into it and clicking the matching option. */
-const choose = async (page: Page, select: Locator, text: string) => {
-  await select.click();
-  await page.keyboard.type(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
-};
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const login = await fetch(`${server.url}/index/index/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: ADMIN_USER, password: ADMIN_PASSWORD }),
-  });
-  token = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
-  const areas = await api<{ id: number; area_name: string }[]>('/index/fbox.area/index');
-  demoAreaId = areas.find((a) => a.area_name === 'Demo Mine')?.id ?? 0;
-  expect(demoAreaId).toBeGreaterThan(0);
+  api = await signInApi(server);
+  demoAreaId = await demoMineId(api);
   // A second mine the operator must not see.
-  await api('/index/fbox.area/create', { area_name: 'Second Mine', electricity_price: 0.06 }, 'POST');
-
-  // Miners exist once their FBOX reported: wait for the first reports.
-  const deadline = Date.now() + LIVE_TIMEOUT;
-  for (;;) {
-    const boxes = await api<{ items: { id: number; status: string }[] }>('/index/fbox.boxlist/index', {
-      area_id: demoAreaId,
-    });
-    const miners = await api<{ total: number }>('/index/fbox.miner/index', { area_id: demoAreaId, limit: 1 });
-    if (boxes.items.length > 0 && boxes.items.every((b) => b.status === 'online') && miners.total > 0) {
-      fboxIds.push(...boxes.items.map((b) => b.id));
-      break;
-    }
-    if (Date.now() > deadline) throw new Error(`no telemetry within ${LIVE_TIMEOUT} ms:\n${server.logs()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await api.post('/index/fbox.area/create', { area_name: 'Second Mine', electricity_price: 0.06 });
+  fboxIds.push(...(await reportedBoxes(server, api, demoAreaId)).map((box) => box.id));
 });
 
 afterAll(async () => {
@@ -90,9 +36,7 @@ afterAll(async () => {
 
 describe('sub-accounts', () => {
   it('the master creates an operator for one mine through the page', async () => {
-    const { page, context, errors } = await openPage(browser);
-    await page.goto(`${server.url}/login`);
-    await loginThroughForm(page);
+    const { page, context, errors } = await signedIn(browser, server);
     await page.getByTestId('sidebar').getByText('Sub-accounts').click();
     await page.waitForURL(/\/set\/subAccount/);
     await page.getByTestId('sub-account-page').waitFor();
@@ -107,10 +51,10 @@ describe('sub-accounts', () => {
     await page.locator('#subAccount_username').fill(OPERATOR.username);
     await page.locator('#subAccount_password').fill(OPERATOR.password);
     await page.locator('#subAccount_nickname').fill(OPERATOR.nickname);
-    await choose(page, form.getByTestId('sub-mobile-code'), '44');
+    await choose(page, form.getByTestId('sub-mobile-code'), '44', { search: true });
     await page.locator('#subAccount_mobileNumber').fill('7700900123');
     await page.locator('#subAccount_email').fill('night@example.com');
-    await choose(page, form.getByTestId('sub-areas'), 'Demo Mine');
+    await choose(page, form.getByTestId('sub-areas'), 'Demo Mine', { search: true });
     // Close the multi-select's list (Escape would close the dialog).
     await page.locator('.ant-modal-title').click();
     await form.getByTestId('sub-rules').getByText('Miner control', { exact: false }).click();
@@ -133,9 +77,7 @@ describe('sub-accounts', () => {
   });
 
   it('the operator sees only its mine, no sub-accounts, no FBOX editing, and restarts a miner', async () => {
-    const { page, context, errors } = await openPage(browser);
-    await page.goto(`${server.url}/login`);
-    await loginThroughForm(page, { username: OPERATOR.username, password: OPERATOR.password });
+    const { page, context, errors } = await signedIn(browser, server, 'en', OPERATOR);
 
     // Only the managed mine in the area selector.
     await page.getByTestId('area-select').click();
@@ -175,7 +117,7 @@ describe('sub-accounts', () => {
     expect(await page.getByTestId('miner-bulk-pool').count()).toBe(0);
     await rows(miners).first().locator('input[type="checkbox"]').check();
     await page.getByTestId('miner-bulk-restart').click();
-    await page.getByTestId('bulk-confirm-ok').click();
+    await confirmOk(page.getByTestId('bulk-confirm-ok'));
     const outcome = page.getByTestId('command-outcomes').locator('[data-testid="command-outcome"]');
     await outcome.first().waitFor();
     await expect
@@ -188,9 +130,7 @@ describe('sub-accounts', () => {
   });
 
   it('every step appears in the operation log', async () => {
-    const { page, context, errors } = await openPage(browser);
-    await page.goto(`${server.url}/login`);
-    await loginThroughForm(page);
+    const { page, context, errors } = await signedIn(browser, server);
     await page.goto(`${server.url}/logs/operationLog`);
     const table = page.getByTestId('oplog-table');
     await rows(table).first().waitFor();
@@ -216,16 +156,13 @@ describe('sub-accounts', () => {
   });
 
   it('disabling the operator signs it out at once', async () => {
-    const subs = await api<{ items: { id: number; username: string }[] }>('/index/fbox.user/index');
+    const subs = await api.get<{ items: { id: number; username: string }[] }>('/index/fbox.user/index');
     const id = subs.items.find((s) => s.username === OPERATOR.username)?.id ?? 0;
-    const login = await fetch(`${server.url}/index/index/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: OPERATOR.username, password: OPERATOR.password }),
+    const operator = await signInApi(server, OPERATOR);
+    await api.post('/index/fbox.user/edit', { id, status: 'disabled' });
+    const res = await fetch(`${server.url}/index/fbox.area/index`, {
+      headers: { logintoken: operator.token },
     });
-    const opToken = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
-    await api('/index/fbox.user/edit', { id, status: 'disabled' }, 'POST');
-    const res = await fetch(`${server.url}/index/fbox.area/index`, { headers: { logintoken: opToken } });
     expect(((await res.json()) as Envelope<unknown>).code).toBe(-9000);
   });
 });

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, openPage } from '../lib/browser.js';
-import { ADMIN_PASSWORD, ADMIN_USER, type RunningServer, startServer } from '../lib/server.js';
-import { loginThroughForm } from '../lib/session.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Api, dataOf, demoMineId, LIVE_TIMEOUT, type ListPage, signInApi } from '../lib/api.js';
+import { launchBrowser } from '../lib/browser.js';
+import { choose, confirmOk, expectTranslated, numberIn, rowWith, signedIn } from '../lib/page.js';
+import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
  * Automation end to end against the built server and its demo simulator (DEMO=1): a miner group is
@@ -16,25 +15,14 @@ import { loginThroughForm } from '../lib/session.js';
 
 let server: RunningServer;
 let browser: Browser;
-let token = '';
+let api: Api;
 let areaId = 0;
 /** Two online miners of the demo mine whose SN matches no other miner, picked through the API. */
 const picked: { id: number; worker: string; sn: string }[] = [];
 
-/** Gateways report every ~12 s; the engine looks at a running task at least every 15 s. */
-const LIVE_TIMEOUT = 30_000;
 /** Condition 30 s + evaluations + the restart's acknowledgement, with slack for a loaded machine. */
 const ACT_TIMEOUT = 150_000;
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-interface ListPage<T> {
-  items: T[];
-  total: number;
-}
 interface MinerRow {
   id: number;
   worker: string;
@@ -42,98 +30,25 @@ interface MinerRow {
   status: 'online' | 'offline';
 }
 
-const legacy = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T> => {
-  const url = new URL(path, server.url);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
-  const body = (await (await fetch(url, { headers: { logintoken: token } })).json()) as Envelope<T>;
-  if (body.code !== 1) throw new Error(`${path}: ${body.code} ${body.msg}`);
-  return body.data;
-};
-
-/** A platform call (POST, JSON); fails the test on anything but `code: 1`. */
+/** A platform call (POST, JSON) in the demo mine. */
 const platform = async <T>(path: string, body: object): Promise<T> => {
-  const res = await fetch(`${server.url}/ff-plat-api/api/${path}`, {
-    method: 'POST',
-    headers: { logintoken: token, 'content-type': 'application/json' },
-    body: JSON.stringify({ area_id: areaId, ...body }),
-  });
-  const envelope = (await res.json()) as Envelope<T>;
-  if (envelope.code !== 1) throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
-  return envelope.data;
+  const url = `/ff-plat-api/api/${path}`;
+  return dataOf(url, await api.postJson<T>(url, { area_id: areaId, ...body }));
 };
 
-const numberIn = (text: string): number => {
-  const match = text.replace(/,/g, '').match(/-?\d+(?:\.\d+)?/);
-  return match ? Number(match[0]) : Number.NaN;
-};
-
-/** Translation keys or raw interpolations left on screen mean a missing or misspelled text. */
-const untranslated = /\b(?:app|common|device|field|rule|api|task|taskStatus)\.[a-z][A-Za-z]*|\{\{/;
-const expectTranslated = async (root: Locator) => {
-  const text = await root.innerText();
-  expect(text.match(untranslated)?.[0] ?? null).toBeNull();
-};
-
-/** Table rows whose text contains `text`. */
-const rowWith = (table: Locator, text: string) =>
-  table.locator('tbody tr[data-row-key]').filter({ hasText: text });
-
-/** Opens an antd select and picks the option with this text. */
-/**
- * Clicks a confirmation's OK and waits for the dialog to go. On a loaded machine a click can land
- * while the dialog is still zooming in and be lost, so it is tried again until the dialog closes.
- */
-const confirmOk = async (page: Page, testId: string) => {
-  const ok = page.getByTestId(testId);
-  for (let attempt = 1; ; attempt++) {
-    await ok.click();
-    try {
-      await ok.waitFor({ state: 'detached', timeout: 5000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-};
-
-const choose = async (page: Page, select: Locator, option: string) => {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible').getByText(option, { exact: true }).click();
-};
+const TASK_TEXTS = ['app', 'common', 'device', 'field', 'rule', 'api', 'task', 'taskStatus'];
 
 /** The input of an InputNumber/DurationInput test id (antd puts the id on the input or its wrapper). */
 const inputOf = (page: Page, testId: string) =>
   page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
 
-const signedIn = async (language: 'en' | 'zh' = 'en') => {
-  const opened = await openPage(browser, { locale: language === 'zh' ? 'zh-CN' : 'en-US' });
-  await opened.context.addCookies([{ name: 'language', value: language, url: server.url }]);
-  await opened.page.goto(`${server.url}/login`);
-  // A failing test leaves a screenshot of where it stood.
-  onTestFailed(async () => {
-    const path = join(tmpdir(), `tasks-e2e-${Date.now()}.png`);
-    await opened.page.screenshot({ path }).catch(() => undefined);
-    console.log(`screenshot of the failed test: ${path}`);
-  });
-  await loginThroughForm(opened.page);
-  return opened;
-};
-
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const login = await fetch(`${server.url}/index/index/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: ADMIN_USER, password: ADMIN_PASSWORD }),
-  });
-  token = ((await login.json()) as Envelope<{ logintoken: string }>).data.logintoken;
-  const areas = await legacy<{ id: number; area_name: string }[]>('/index/fbox.area/index');
-  areaId = areas.find((area) => area.area_name === 'Demo Mine')?.id ?? 0;
-  expect(areaId).toBeGreaterThan(0);
-
+  api = await signInApi(server);
+  areaId = await demoMineId(api);
   const deadline = Date.now() + LIVE_TIMEOUT;
   for (;;) {
-    const miners = await legacy<ListPage<MinerRow>>('/index/fbox.miner/index', {
+    const miners = await api.get<ListPage<MinerRow>>('/index/fbox.miner/index', {
       area_id: areaId,
       limit: 50,
     });
@@ -141,7 +56,7 @@ beforeAll(async () => {
     if (online.length >= 3) {
       // The picker's search is "contains": take miners whose SN finds only themselves.
       for (const { id, worker, sn } of online) {
-        const found = await legacy<ListPage<MinerRow>>('/index/fbox.miner/index', {
+        const found = await api.get<ListPage<MinerRow>>('/index/fbox.miner/index', {
           area_id: areaId,
           keyword: sn,
           limit: 1,
@@ -167,7 +82,7 @@ const TASK = 'E2E reboot sagging miners';
 
 describe('tasks', () => {
   it('builds a miner group in the group editor, one miner selected and one by "all matching"', async () => {
-    const { page, context, errors } = await signedIn();
+    const { page, context, errors } = await signedIn(browser, server);
     await page.goto(`${server.url}/task/groups`);
     const groups = page.getByTestId('group-table');
     await groups.waitFor();
@@ -202,7 +117,7 @@ describe('tasks', () => {
     await page.getByTestId('group-add-all').click();
     await page.getByTestId('group-confirm-ok').waitFor();
     expect(numberIn(await page.locator('.ant-modal-confirm-content').innerText())).toBe(1);
-    await confirmOk(page, 'group-confirm-ok');
+    await confirmOk(page.getByTestId('group-confirm-ok'));
     await expect.poll(() => page.getByTestId('group-miner-count').innerText()).toBe('2');
 
     // Membership "in group" lists exactly those two.
@@ -220,13 +135,13 @@ describe('tasks', () => {
           .sort(),
       )
       .toEqual([first.id, second.id].sort());
-    await expectTranslated(page.locator('body'));
+    await expectTranslated(page.locator('body'), TASK_TEXTS);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it('creates a reboot task in the form, watches it restart the sagging miners, opens history and detail, exports CSV', async () => {
-    const { page, context, errors } = await signedIn();
+    const { page, context, errors } = await signedIn(browser, server);
     await page.goto(`${server.url}/task/rebootTask`);
     const queue = page.getByTestId('reboot-queue-miner');
     await queue.waitFor();
@@ -319,7 +234,7 @@ describe('tasks', () => {
     });
     await platform('minerGroup/addMiner', { group_id: group.id, miner_ids: [picked[0]?.id] });
 
-    const { page, context, errors } = await signedIn();
+    const { page, context, errors } = await signedIn(browser, server);
     await page.goto(`${server.url}/task/modeTask`);
     const queue = page.getByTestId('temp-queue');
     await queue.waitFor();
@@ -348,7 +263,7 @@ describe('tasks', () => {
   }, 150_000);
 
   it('shows the task screens in Chinese without untranslated keys', async () => {
-    const { page, context, errors } = await signedIn('zh');
+    const { page, context, errors } = await signedIn(browser, server, 'zh');
     for (const [path, testId] of [
       ['/task/groups', 'group-table'],
       ['/task/rebootTask', 'reboot-queue-miner'],
@@ -358,7 +273,7 @@ describe('tasks', () => {
       await page.goto(`${server.url}${path}`);
       await page.getByTestId(testId).locator('tbody tr:not(.ant-table-measure-row)').first().waitFor();
       const body = page.locator('body');
-      await expectTranslated(body);
+      await expectTranslated(body, TASK_TEXTS);
       expect(await body.innerText()).toMatch(/[\u4e00-\u9fff]/);
     }
     await page.goto(`${server.url}/task/modeTask`);

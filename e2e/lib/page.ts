@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect, onTestFailed } from 'vitest';
+import { openPage, type PageWithErrors } from './browser.js';
+import type { RunningServer } from './server.js';
+import { loginThroughForm } from './session.js';
+
+export type Language = 'en' | 'zh';
+
+/**
+ * A fresh page in `language`, signed in through the login form (the admin unless told otherwise).
+ * `prepare` runs on the context before the first page loads (routes for outside sites…). A failing
+ * test leaves a screenshot of where its page stood, named in the output.
+ */
+export const signedIn = async (
+  browser: Browser,
+  server: RunningServer,
+  language: Language = 'en',
+  options: {
+    username?: string;
+    password?: string;
+    prepare?: (context: BrowserContext) => Promise<unknown>;
+  } = {},
+): Promise<PageWithErrors> => {
+  const opened = await openPage(browser, { locale: language === 'zh' ? 'zh-CN' : 'en-US' });
+  await opened.context.addCookies([{ name: 'language', value: language, url: server.url }]);
+  await options.prepare?.(opened.context);
+  onTestFailed(async () => {
+    const path = join(tmpdir(), `e2e-failed-${Date.now()}.png`);
+    await opened.page.screenshot({ path }).catch(() => undefined);
+    console.log(`screenshot of the failed test: ${path}`);
+  });
+  await opened.page.goto(`${server.url}/login`);
+  await loginThroughForm(opened.page, { username: options.username, password: options.password });
+  return opened;
+};
+
+/** Rows of an antd Table (by their `data-row-key`), one row by its key, or those holding a text. */
+export const rows = (table: Locator) => table.locator('tbody tr[data-row-key]');
+export const row = (table: Locator, key: number | string) => table.locator(`tbody tr[data-row-key="${key}"]`);
+export const rowWith = (table: Locator, text: string) => rows(table).filter({ hasText: text });
+
+/**
+ * Opens an antd Select and clicks the first option holding `text`; `search` types it first, for
+ * long lists whose option would otherwise not be rendered.
+ */
+export const choose = async (
+  page: Page,
+  select: Locator,
+  text: string,
+  options: { search?: boolean } = {},
+) => {
+  await select.click();
+  if (options.search) await page.keyboard.type(text);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: text })
+    .first()
+    .click();
+};
+
+/**
+ * Clicks a confirmation's OK and waits for the dialog to go (it stays while its action runs). On a
+ * loaded machine a click can land while the dialog is still zooming in and be lost, so it is tried
+ * again until the dialog closes.
+ */
+export const confirmOk = async (ok: Locator) => {
+  for (let attempt = 1; ; attempt++) {
+    await ok.click();
+    try {
+      await ok.waitFor({ state: 'detached', timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+};
+
+/**
+ * Fails when the text under `root` shows a translation key of these namespaces (`device.miner.x`)
+ * or a raw interpolation (`{{count}}`): a missing or misspelled text.
+ */
+export const expectTranslated = async (root: Locator, namespaces: readonly string[]) => {
+  const key = new RegExp(`\\b(?:${namespaces.join('|')})\\.[a-z][A-Za-z]*(?:\\.[A-Za-z]+)?\\b|\\{\\{`);
+  const text = await root.innerText();
+  expect(text.match(key)?.[0] ?? null).toBeNull();
+};
+
+/** The first number in a text such as "66.70 PH/s" or "1,234"; NaN when there is none (a dash). */
+export const numberIn = (text: string): number => {
+  const match = text.replace(/,/g, '').match(/-?\d+(?:\.\d+)?/);
+  return match ? Number(match[0]) : Number.NaN;
+};
+
+/** Keeps a full-page screenshot in SCREENSHOT_DIR when it is set (to look at the pages). */
+export const shoot = async (page: Page, name: string) => {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+};
