@@ -83,6 +83,21 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54
       expect(await prepared()).toHaveLength(2);
     });
 
+    it('answers again after an idle connection was terminated', async () => {
+      const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database!.db)).rows[0]!
+        .pid;
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      await admin.query('select pg_terminate_backend($1)', [pid]);
+      await admin.end();
+      // The pool hears the loss on its idle connection (which would end the process unheard) ...
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // ... and the next query runs on a new one.
+      const again = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database!.db))
+        .rows[0]!.pid;
+      expect(again).not.toBe(pid);
+    });
+
     it('runs a statement again after its table changed shape', async () => {
       const text = 'select * from t where id = $1';
       preferPrepared(text);

@@ -247,6 +247,10 @@ export const openPostgres = (
 ): Database => {
   // Ten connections for queries; listeners open their own (see listenOn).
   const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes, ...options });
+  // An idle connection lost (the server restarted, or its backend was terminated): the pool has
+  // already dropped it and opens another for the next query. Unheard, the pool's 'error' event
+  // would end the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: preparingPool(pool, statementsPerConnection) }),
   });
