@@ -40,6 +40,17 @@ describe('layers point one way (docs/architecture.md)', () => {
       expect(offenders(folder, (s) => /^\.\.\/(http|modules)\//.test(s))).toEqual([]);
   });
 
+  it('services, engines, routes and exports build no queries: storage is behind repositories', () => {
+    const building = ['devices', 'modules'].flatMap((folder) =>
+      sources(folder)
+        .filter((file) => /\.(service|engine|routes|export|csv)\.ts$/.test(file))
+        .filter((file) =>
+          /\.(selectFrom|insertInto|updateTable|deleteFrom)\(/.test(readFileSync(join(src, file), 'utf8')),
+        ),
+    );
+    expect(building).toEqual([]);
+  });
+
   it('ingest, jobs and mqtt build no queries: storage is behind repositories', () => {
     expect(['ingest', 'jobs', 'mqtt'].flatMap((folder) => offenders(folder, (s) => s === 'kysely'))).toEqual(
       [],

@@ -39,14 +39,25 @@ export class CommandRepository {
     return Number(r.numUpdatedRows) > 0;
   }
 
-  find(id: string): Promise<(CommandRow & { device_id: string }) | undefined> {
+  /** Commands with the device id of their gateway. */
+  private withDevice() {
     return this.db
       .selectFrom('commands')
       .innerJoin('fboxes', 'fboxes.id', 'commands.fbox_id')
       .selectAll('commands')
-      .select('fboxes.device_id')
-      .where('commands.id', '=', id)
-      .executeTakeFirst();
+      .select('fboxes.device_id');
+  }
+
+  find(id: string): Promise<(CommandRow & { device_id: string }) | undefined> {
+    return this.withDevice().where('commands.id', '=', id).executeTakeFirst();
+  }
+
+  /** Commands among `ids` not settled yet (pending or sent), with their gateway's device id. */
+  findOpen(ids: string[]) {
+    return this.withDevice()
+      .where('commands.id', 'in', ids)
+      .where('commands.status', 'in', ['pending', 'sent'])
+      .execute();
   }
 
   findMany(ids: string[], areaIds: number[]): Promise<CommandRow[]> {

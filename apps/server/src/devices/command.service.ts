@@ -186,14 +186,7 @@ export class CommandService {
     const repo = new CommandRepository(this.db);
     let published = 0;
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('commands')
-        .innerJoin('fboxes', 'fboxes.id', 'commands.fbox_id')
-        .selectAll('commands')
-        .select('fboxes.device_id')
-        .where('commands.id', 'in', ids.slice(i, i + 500))
-        .where('commands.status', 'in', ['pending', 'sent'])
-        .execute();
+      const rows = await repo.findOpen(ids.slice(i, i + 500));
       for (const { device_id, ...row } of rows) {
         await this.send(toRecord(row), {}, device_id, repo);
         published++;

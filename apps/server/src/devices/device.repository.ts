@@ -126,6 +126,34 @@ export class DeviceRepository {
       .executeTakeFirst();
   }
 
+  /** An FBOX's MQTT user name and device id. */
+  loginOf(fboxId: number) {
+    return this.db
+      .selectFrom('fboxes')
+      .select(['mqtt_username', 'device_id'])
+      .where('id', '=', fboxId)
+      .executeTakeFirstOrThrow();
+  }
+
+  /** FBOXes of an area with their (sealed) MQTT credentials. */
+  listWithCredentials(areaId: number) {
+    return this.db
+      .selectFrom('fboxes')
+      .select([
+        'id',
+        'area_id',
+        'name',
+        'kind',
+        'device_id',
+        'mqtt_username',
+        'mqtt_password',
+        'reporting_interval_s',
+      ])
+      .where('area_id', '=', areaId)
+      .orderBy('id')
+      .execute();
+  }
+
   async setPassword(fboxId: number, password: string, now: number): Promise<boolean> {
     const result = await this.db
       .updateTable('fboxes')

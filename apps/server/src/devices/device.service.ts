@@ -121,11 +121,7 @@ export class DeviceService {
     if (!(await repo.setPassword(fboxId, this.secrets.seal(password), this.clock()))) {
       throw new ApiError(Code.NOT_FOUND, 'api.notFound');
     }
-    const row = await this.db
-      .selectFrom('fboxes')
-      .select(['mqtt_username', 'device_id'])
-      .where('id', '=', fboxId)
-      .executeTakeFirstOrThrow();
+    const row = await repo.loginOf(fboxId);
     this.revoke(row.device_id);
     return { mqtt_username: row.mqtt_username, mqtt_password: password };
   }
@@ -178,21 +174,7 @@ export class DeviceService {
 
   /** FBOXes of an area with their credentials (demo simulator, bench). */
   async listWithCredentials(areaId: number) {
-    const rows = await this.db
-      .selectFrom('fboxes')
-      .select([
-        'id',
-        'area_id',
-        'name',
-        'kind',
-        'device_id',
-        'mqtt_username',
-        'mqtt_password',
-        'reporting_interval_s',
-      ])
-      .where('area_id', '=', areaId)
-      .orderBy('id')
-      .execute();
+    const rows = await new DeviceRepository(this.db).listWithCredentials(areaId);
     return rows.map((r) => ({ ...r, mqtt_password: this.secrets.open(r.mqtt_password) }));
   }
 }

@@ -26,6 +26,16 @@ export interface AreaChanges {
 export class AreaRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /** The master account that owns an area. */
+  async ownerOf(areaId: number): Promise<number | undefined> {
+    const area = await this.db
+      .selectFrom('areas')
+      .select('owner_id')
+      .where('id', '=', areaId)
+      .executeTakeFirst();
+    return area?.owner_id;
+  }
+
   listOwned(ownerId: number) {
     return this.db
       .selectFrom('areas')

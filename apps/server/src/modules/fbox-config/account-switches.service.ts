@@ -7,10 +7,10 @@ import {
   type UserInfo,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { IssueCommand } from '../../devices/command.service.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { SessionUser } from '../auth/auth.service.js';
+import { AccountSwitchRepository } from './account-switches.repository.js';
 import { normalizePool } from './pool-guard.js';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'commands'>;
@@ -25,6 +25,10 @@ const overclockChunk = 1000;
  */
 export class AccountSwitchService {
   constructor(private readonly deps: Deps) {}
+
+  private get repo() {
+    return new AccountSwitchRepository(this.deps.db);
+  }
 
   /** Acts on the switches a `setuserinfo` call changed (the caller is a master account). */
   async onChanged(user: SessionUser, before: UserInfo, after: UserInfo): Promise<void> {
@@ -56,23 +60,7 @@ export class AccountSwitchService {
     const batchId = randomBytes(12).toString('hex');
     let count = 0;
     for (let afterId = 0; ; ) {
-      const miners = await this.deps.db
-        .selectFrom('miners')
-        .innerJoin('areas', 'areas.id', 'miners.area_id')
-        .leftJoin('miner_state', 'miner_state.miner_id', 'miners.id')
-        .select([
-          'miners.id',
-          'miners.area_id',
-          'miners.fbox_id',
-          'miners.tank_id',
-          'miners.sn',
-          'miner_state.outlet',
-        ])
-        .where('areas.owner_id', '=', masterId)
-        .where('miners.id', '>', afterId)
-        .orderBy('miners.id')
-        .limit(overclockChunk)
-        .execute();
+      const miners = await this.repo.minersOfMaster(masterId, afterId, overclockChunk);
       if (miners.length === 0) break;
       afterId = miners[miners.length - 1]!.id;
       const inputs = miners
@@ -102,38 +90,20 @@ export class AccountSwitchService {
       miners: count,
       sent_at: this.deps.clock(),
     };
-    await this.deps.db
-      .insertInto('overclock_policies')
-      .values({ master_id: masterId, ...row })
-      .onConflict((oc) => oc.column('master_id').doUpdateSet(row))
-      .execute();
+    await this.repo.savePolicy(masterId, row);
     return { batch_id: batchId, miners: count };
   }
 
   /** The policy last sent to the caller's master account, with its commands' progress. */
   async overclockPolicy(user: SessionUser): Promise<OverclockPolicy> {
-    const db = this.deps.db;
     const [policy, account] = await Promise.all([
-      db
-        .selectFrom('overclock_policies')
-        .selectAll()
-        .where('master_id', '=', user.masterId)
-        .executeTakeFirst(),
-      db
-        .selectFrom('users')
-        .select(['auto_frequency', 'auto_frequency_min', 'auto_frequency_max'])
-        .where('id', '=', user.masterId)
-        .executeTakeFirst(),
+      this.repo.policy(user.masterId),
+      this.repo.overclockSettings(user.masterId),
     ]);
     const counts = Object.fromEntries(commandStatuses.map((s) => [s, 0])) as Record<CommandStatus, number>;
     if (policy?.batch_id) {
-      const rows = await db
-        .selectFrom('commands')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('batch_id', '=', policy.batch_id)
-        .groupBy('status')
-        .execute();
-      for (const r of rows) counts[r.status as CommandStatus] = Number(r.n);
+      for (const r of await this.repo.batchCounts(policy.batch_id))
+        counts[r.status as CommandStatus] = Number(r.n);
     }
     if (policy) {
       return {
@@ -162,13 +132,7 @@ export class AccountSwitchService {
    * @throws ApiError FORBIDDEN `api.poolLocked`
    */
   async assertPoolUnlocked(areaId: number): Promise<void> {
-    const row = await this.deps.db
-      .selectFrom('areas')
-      .innerJoin('users', 'users.id', 'areas.owner_id')
-      .select('users.pool_locked')
-      .where('areas.id', '=', areaId)
-      .executeTakeFirst();
-    if (row?.pool_locked === 1) throw new ApiError(Code.FORBIDDEN, 'api.poolLocked');
+    if (await this.repo.poolLocked(areaId)) throw new ApiError(Code.FORBIDDEN, 'api.poolLocked');
   }
 
   /** The cloud changed these miners' pool: that is now their configured pool. */
@@ -176,41 +140,11 @@ export class AccountSwitchService {
     if (minerIds.length === 0) return;
     const now = this.deps.clock();
     const row = { pool_address: normalizePool(poolAddress), worker: worker.trim(), updated_at: now };
-    for (let i = 0; i < minerIds.length; i += 500) {
-      await this.deps.db
-        .insertInto('miner_pool_configs')
-        .values(minerIds.slice(i, i + 500).map((miner_id) => ({ miner_id, ...row })))
-        .onConflict((oc) => oc.column('miner_id').doUpdateSet(row))
-        .execute();
-    }
+    await this.repo.setConfiguredPool(minerIds, row);
   }
 
   /** Lock Pool turned on: every miner's reported pool and worker become its configured ones. */
   async snapshotPools(masterId: number): Promise<void> {
-    const now = this.deps.clock();
-    await this.deps.db
-      .insertInto('miner_pool_configs')
-      .columns(['miner_id', 'pool_address', 'worker', 'updated_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('miner_state')
-          .innerJoin('areas', 'areas.id', 'miner_state.area_id')
-          .select([
-            'miner_state.miner_id',
-            'miner_state.pool_address',
-            'miner_state.worker',
-            sql<number>`cast(${now} as bigint)`.as('updated_at'),
-          ])
-          .where('areas.owner_id', '=', masterId)
-          .where('miner_state.pool_address', '<>', ''),
-      )
-      .onConflict((oc) =>
-        oc.column('miner_id').doUpdateSet((eb) => ({
-          pool_address: eb.ref('excluded.pool_address'),
-          worker: eb.ref('excluded.worker'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
+    await this.repo.snapshotPools(masterId, this.deps.clock());
   }
 }

@@ -15,6 +15,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { parseJson, statusOf } from '../../devices/device-values.js';
 import { ApiError } from '../../lib/api-error.js';
+import { AreaRepository } from '../area/area.repository.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { notFound, requireManage } from '../device-access.js';
 import {
@@ -87,16 +88,8 @@ export class FboxConfigService {
       ...(given.voltage_min !== undefined && { voltage_min: given.voltage_min }),
       ...(given.voltage_max !== undefined && { voltage_max: given.voltage_max }),
     };
-    const owner = await this.deps.db
-      .selectFrom('areas')
-      .select('owner_id')
-      .where('id', '=', areaId)
-      .executeTakeFirst();
-    const { values } = resolveConfig(
-      own,
-      mine && pickFields(mine),
-      await repo.accountDelay(owner?.owner_id ?? 0),
-    );
+    const owner = await new AreaRepository(this.deps.db).ownerOf(areaId);
+    const { values } = resolveConfig(own, mine && pickFields(mine), await repo.accountDelay(owner ?? 0));
     if (values.voltage_min >= values.voltage_max)
       throw voltageError(given.voltage_min !== undefined ? 'voltage_min' : 'voltage_max');
     return { own, values, settings: settingsOf(values) };

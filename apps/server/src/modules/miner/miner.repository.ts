@@ -204,6 +204,16 @@ export class MinerRepository {
     return q;
   }
 
+  /** The area's miners counted by online state. */
+  countByOnline(areaId: number) {
+    return this.db
+      .selectFrom('miner_state')
+      .select(['online', sql<number>`count(*)`.as('n')])
+      .where('area_id', '=', areaId)
+      .groupBy('online')
+      .execute();
+  }
+
   /** How many miners match the filter. */
   async count(f: Filters): Promise<number> {
     const { literals, values, shape } = splitFilter(f);

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { FileDownload } from '../handler.js';
 import { csvCell } from '../miner/miner.csv.js';
+import { UserRepository } from '../user/user.repository.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -36,12 +37,7 @@ export const oplogExportFile = async (
   lang: Language,
 ): Promise<FileDownload> => {
   const pages = await app.oplog.exportPages(user, q);
-  const profile = await app.db
-    .selectFrom('users')
-    .select('time_zone')
-    .where('id', '=', user.id)
-    .executeTakeFirst();
-  const zone = profile?.time_zone ?? 'UTC+0';
+  const zone = (await new UserRepository(app.db).timeZone(user.id)) ?? 'UTC+0';
   const header = line([
     translate(lang, 'oplog.csv.time', { zone }),
     translate(lang, 'oplog.csv.user'),

@@ -210,12 +210,28 @@ export class TankRepository {
       .execute();
   }
 
-  async delete(areaId: number, id: number): Promise<boolean> {
-    const r = await this.db
-      .deleteFrom('tanks')
-      .where('area_id', '=', areaId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows) === 1;
+  /** Deletes a tank of the area and takes its miners out of it, in one transaction. */
+  delete(areaId: number, id: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .deleteFrom('tanks')
+        .where('area_id', '=', areaId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(r.numDeletedRows) !== 1) return false;
+      await trx.updateTable('miner_state').set({ tank_id: null }).where('tank_id', '=', id).execute();
+      return true;
+    });
+  }
+
+  /** The area's tanks counted by reported online state (null: never reported). */
+  countByOnline(areaId: number) {
+    return this.db
+      .selectFrom('tanks')
+      .leftJoin('tank_state', 'tank_state.tank_id', 'tanks.id')
+      .select(['tank_state.online', sql<number>`count(*)`.as('n')])
+      .where('tanks.area_id', '=', areaId)
+      .groupBy('tank_state.online')
+      .execute();
   }
 }

@@ -19,6 +19,7 @@ import { deviceHistory, retentionOf } from '../../devices/history.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, notFound, requireManage } from '../device-access.js';
+import { FboxRepository } from '../fbox/fbox.repository.js';
 import { TankRepository } from './tank.repository.js';
 
 type Caller = AreaCaller;
@@ -114,12 +115,7 @@ export class TankService {
 
   async add(user: SessionUser, body: TankAddBody): Promise<TankDetail> {
     requireManage(await this.deps.areas.requireAccess(user, body.area_id));
-    const box = await this.deps.db
-      .selectFrom('fboxes')
-      .select('id')
-      .where('area_id', '=', body.area_id)
-      .where('id', '=', body.fbox_id)
-      .executeTakeFirst();
+    const box = await new FboxRepository(this.deps.db).findIdentity(body.area_id, body.fbox_id);
     if (!box)
       throw new ApiError(Code.NOT_FOUND, 'api.notFound', undefined, {
         errors: [{ field: 'fbox_id', rule: 'api.notFound' }],
@@ -159,15 +155,7 @@ export class TankService {
 
   async delete(user: SessionUser, areaId: number, id: number): Promise<void> {
     requireManage(await this.deps.areas.requireAccess(user, areaId));
-    await this.deps.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .deleteFrom('tanks')
-        .where('area_id', '=', areaId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (Number(r.numDeletedRows) !== 1) notFound();
-      await trx.updateTable('miner_state').set({ tank_id: null }).where('tank_id', '=', id).execute();
-    });
+    if (!(await this.repo().delete(areaId, id))) notFound();
   }
 
   private async issueOne(

@@ -4,11 +4,10 @@ import type { CommandStatus, TaskItem } from '@fbox/contracts';
 type TaskAction = TaskItem['action'];
 
 import type { FastifyInstance } from 'fastify';
-import type { Kysely, Selectable } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import type { TaskMinerStateTable } from '../../db/tasks-schema.js';
 import type { CommandSettled, IssueCommand } from '../../devices/command.service.js';
+import { AreaRepository } from '../area/area.repository.js';
 import { itemStatusOf, type SettledCommandStatus, statusOf, type TaskRow } from './task.service.js';
+import { type MinerStateRow, TaskEngineRepository } from './task-engine.repository.js';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'commands' | 'log' | 'config' | 'fboxConfig'>;
 
@@ -31,7 +30,7 @@ interface MinerView {
   hashrate_realtime: number;
   fbox_name: string | null;
   reading: number | null;
-  state: Selectable<TaskMinerStateTable> | null;
+  state: MinerStateRow | null;
 }
 
 interface Action {
@@ -39,7 +38,7 @@ interface Action {
   action: TaskAction;
   reading: number | null;
   /** task_miner_state changes made with the action (in the same transaction). */
-  state: Partial<Selectable<TaskMinerStateTable>>;
+  state: Partial<MinerStateRow>;
   /** Count the action (action_count + 1), guarded by the count read. */
   count: boolean;
 }
@@ -85,8 +84,8 @@ export class TaskEngine {
     private readonly leaseMs: number,
   ) {}
 
-  private get db(): Kysely<DB> {
-    return this.deps.db;
+  private get repo() {
+    return new TaskEngineRepository(this.deps.db);
   }
 
   start(intervalMs = 1000): void {
@@ -114,24 +113,10 @@ export class TaskEngine {
 
   private async evaluateDue(): Promise<number> {
     const now = this.deps.clock();
-    const due = await this.db
-      .selectFrom('tasks')
-      .select(['id', 'claimed_by'])
-      .where('next_eval_at', '<=', now)
-      .where('lease_until', '<=', now)
-      .orderBy('next_eval_at')
-      .limit(100)
-      .execute();
+    const repo = this.repo;
     let count = 0;
-    for (const { id, claimed_by } of due) {
-      const claimed = await this.db
-        .updateTable('tasks')
-        .set({ claimed_by: this.owner, lease_until: now + this.leaseMs })
-        .where('id', '=', id)
-        .where('next_eval_at', '<=', now)
-        .where('lease_until', '<=', now)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) continue;
+    for (const { id, claimed_by } of await repo.due(now, 100)) {
+      if (!(await repo.claim(id, this.owner, now + this.leaseMs, now))) continue;
       count++;
       // A claim left by another process means it died holding the task: re-send everything open.
       const takeover = claimed_by !== null && claimed_by !== this.owner;
@@ -142,12 +127,7 @@ export class TaskEngine {
         if (!(error instanceof LostLease))
           this.deps.log.error({ err: error, taskId: id }, 'task evaluation failed');
       }
-      await this.db
-        .updateTable('tasks')
-        .set({ claimed_by: null, lease_until: 0, next_eval_at: next, last_evaluated_at: now })
-        .where('id', '=', id)
-        .where('claimed_by', '=', this.owner)
-        .execute();
+      await repo.release(id, this.owner, next, now);
     }
     return count;
   }
@@ -155,76 +135,26 @@ export class TaskEngine {
   /** Applies a settled command to its item (the command service calls this on ack or timeout). */
   async commandSettled(settled: CommandSettled): Promise<void> {
     if (!(settled.status in { acknowledged: 1, failed: 1, timed_out: 1 })) return;
-    const item = await this.db
-      .selectFrom('task_items')
-      .select(['id', 'run_id'])
-      .where('command_id', '=', settled.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
+    const item = await this.repo.pendingItemOf(settled.id);
     if (!item) return;
     await this.settleItem(item.id, settled.status as SettledCommandStatus, settled.error, settled.at);
     await this.finishRuns([item.run_id], settled.at);
   }
 
   private async settleItem(id: number, status: SettledCommandStatus, error: string | null, at: number) {
-    await this.db
-      .updateTable('task_items')
-      .set({ status: itemStatusOf(status), error: (error ?? '').slice(0, 500), finished_at: at })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .execute();
+    await this.repo.settleItem(id, itemStatusOf(status), (error ?? '').slice(0, 500), at);
   }
 
   /** A run is finished when none of its actions is pending and no PDU power-on is still due. */
   private async finishRuns(runIds: number[], now: number) {
-    if (runIds.length === 0) return;
-    await this.db
-      .updateTable('task_runs')
-      .set({ finished_at: now })
-      .where('id', 'in', runIds)
-      .where('finished_at', 'is', null)
-      .where((eb) =>
-        eb.not(
-          eb.or([
-            eb.exists(
-              eb
-                .selectFrom('task_items')
-                .select('task_items.id')
-                .whereRef('task_items.run_id', '=', 'task_runs.id')
-                .where('task_items.status', '=', 'pending'),
-            ),
-            eb.exists(
-              eb
-                .selectFrom('task_miner_state')
-                .select('task_miner_state.miner_id')
-                .whereRef('task_miner_state.pending_run_id', '=', 'task_runs.id'),
-            ),
-          ]),
-        ),
-      )
-      .execute();
+    if (runIds.length > 0) await this.repo.finishRuns(runIds, now);
   }
 
   /** Items still pending whose command settled (an ack handled by another process, a crash). */
   private async reconcile(taskId: number, now: number, takeover: boolean) {
-    const open = await this.db
-      .selectFrom('task_items')
-      .innerJoin('commands', 'commands.id', 'task_items.command_id')
-      .select([
-        'task_items.id',
-        'task_items.run_id',
-        'task_items.command_id',
-        'commands.status',
-        'commands.error',
-        'commands.sent_at',
-        'commands.acked_at',
-      ])
-      .where('task_items.task_id', '=', taskId)
-      .where('task_items.status', '=', 'pending')
-      .execute();
     const resend: string[] = [];
     const runs = new Set<number>();
-    for (const item of open) {
+    for (const item of await this.repo.openItems(taskId)) {
       const status = item.status as CommandStatus;
       if (status === 'acknowledged' || status === 'failed' || status === 'timed_out') {
         await this.settleItem(item.id, status, item.error, item.acked_at ?? now);
@@ -238,23 +168,7 @@ export class TaskEngine {
       }
     }
     // Items whose command row is gone (its FBOX was deleted) can never settle.
-    const orphans = await this.db
-      .selectFrom('task_items')
-      .select(['id', 'run_id'])
-      .where('task_id', '=', taskId)
-      .where('status', '=', 'pending')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('commands')
-              .select('commands.id')
-              .whereRef('commands.id', '=', 'task_items.command_id'),
-          ),
-        ),
-      )
-      .execute();
-    for (const o of orphans) {
+    for (const o of await this.repo.orphanItems(taskId)) {
       await this.settleItem(o.id, 'failed', 'the device was removed', now);
       runs.add(o.run_id);
     }
@@ -264,7 +178,7 @@ export class TaskEngine {
 
   /** Evaluates one claimed task; returns when to look at it next (null: nothing left to do). */
   private async evaluate(taskId: number, now: number, takeover: boolean): Promise<number | null> {
-    const task = await this.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirst();
+    const task = await this.repo.task(taskId);
     if (!task) return null;
     await this.reconcile(taskId, now, takeover);
 
@@ -279,21 +193,9 @@ export class TaskEngine {
           ? await this.evaluateTemp(task, miners, now)
           : await this.evaluateReboot(task, miners, now, powerOn);
     }
-    const pendingOn = await this.db
-      .selectFrom('task_miner_state')
-      .select((eb) => eb.fn.min<number>('on_due_at').as('due'))
-      .where('task_id', '=', taskId)
-      .where('on_due_at', 'is not', null)
-      .executeTakeFirst();
-    const nextOn = pendingOn?.due == null ? null : Number(pendingOn.due);
-    const open = await this.db
-      .selectFrom('task_items')
-      .select('id')
-      .where('task_id', '=', taskId)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
+    const nextOn = await this.repo.nextPowerOn(taskId);
     // Unsettled commands are looked after (re-sent, reconciled) until they settle.
-    const followUp = open ? now + resendAfterMs : null;
+    const followUp = (await this.repo.hasPendingItem(taskId)) ? now + resendAfterMs : null;
     const earliest = (...times: (number | null)[]) => {
       const valid = times.filter((t): t is number => t !== null);
       return valid.length === 0 ? null : Math.max(now + 1, Math.min(...valid));
@@ -305,58 +207,11 @@ export class TaskEngine {
 
   /** The task's miners (members of its groups) with their state, reading and timing state. */
   private async readMiners(task: TaskRow): Promise<MinerView[]> {
-    const members = this.db
-      .selectFrom('miner_group_members')
-      .innerJoin('task_groups', 'task_groups.group_id', 'miner_group_members.group_id')
-      .where('task_groups.task_id', '=', task.id)
-      .select('miner_group_members.miner_id')
-      .distinct();
-    const rows = await this.db
-      .selectFrom('miner_state as m')
-      .leftJoin('fboxes', 'fboxes.id', 'm.fbox_id')
-      .leftJoin('fbox_state as fs', 'fs.fbox_id', 'm.fbox_id')
-      .leftJoin('tank_state as ts', 'ts.tank_id', 'm.tank_id')
-      .leftJoin('task_miner_state as s', (j) =>
-        j.onRef('s.miner_id', '=', 'm.miner_id').on('s.task_id', '=', task.id),
-      )
-      .where('m.miner_id', 'in', members)
-      .where('m.area_id', '=', task.area_id)
-      .select([
-        'm.miner_id',
-        'm.fbox_id',
-        'm.tank_id',
-        'm.sn',
-        'm.worker',
-        'm.ip',
-        'm.outlet',
-        'm.online',
-        'm.mode',
-        'm.hashrate_realtime',
-        'm.chip_max_temp',
-        'fboxes.name as fbox_name',
-        'fs.temperature as fbox_temp',
-        'ts.oil_out_temp',
-        's.task_id as s_task_id',
-        's.since_at',
-        's.cool_since',
-        's.action_count',
-        's.last_action_at',
-        's.last_action',
-        's.on_due_at',
-        's.pending_run_id',
-      ])
-      .orderBy('m.miner_id')
-      .execute();
-    const missing = rows.filter((r) => r.s_task_id === null).map((r) => r.miner_id);
-    for (let i = 0; i < missing.length; i += 500) {
-      await this.db
-        .insertInto('task_miner_state')
-        .values(
-          missing.slice(i, i + 500).map((miner_id) => ({ task_id: task.id, miner_id, action_count: 0 })),
-        )
-        .onConflict((oc) => oc.columns(['task_id', 'miner_id']).doNothing())
-        .execute();
-    }
+    const rows = await this.repo.watchedMiners(task.id, task.area_id);
+    await this.repo.addStates(
+      task.id,
+      rows.filter((r) => r.s_task_id === null).map((r) => r.miner_id),
+    );
     return rows.map((r) => {
       const raw =
         task.source === 'tank_oil_outlet'
@@ -394,41 +249,10 @@ export class TaskEngine {
     });
   }
 
-  /** Sets or clears a timing column for miners whose condition started or ended at this evaluation. */
-  private async setTimers(
-    taskId: number,
-    column: 'since_at' | 'cool_since',
-    start: number[],
-    clear: number[],
-    now: number,
-  ) {
-    for (let i = 0; i < start.length; i += 500) {
-      await this.db
-        .updateTable('task_miner_state')
-        .set({ [column]: now })
-        .where('task_id', '=', taskId)
-        .where('miner_id', 'in', start.slice(i, i + 500))
-        .where(column, 'is', null)
-        .execute();
-    }
-    for (let i = 0; i < clear.length; i += 500) {
-      await this.db
-        .updateTable('task_miner_state')
-        .set({ [column]: null })
-        .where('task_id', '=', taskId)
-        .where('miner_id', 'in', clear.slice(i, i + 500))
-        .execute();
-    }
-  }
-
   /** The account's Delay Switch (ms between power-unit batch switches) of the mine's master. */
   private async delaySwitchMs(areaId: number): Promise<number> {
-    const area = await this.db
-      .selectFrom('areas')
-      .select('owner_id')
-      .where('id', '=', areaId)
-      .executeTakeFirst();
-    return area ? this.deps.fboxConfig.delaySwitchMs(area.owner_id) : 0;
+    const owner = await new AreaRepository(this.deps.db).ownerOf(areaId);
+    return owner === undefined ? 0 : this.deps.fboxConfig.delaySwitchMs(owner);
   }
 
   private async evaluateReboot(
@@ -461,7 +285,7 @@ export class TaskEngine {
         clear.push(m.miner_id);
       }
     }
-    await this.setTimers(task.id, 'since_at', start, clear, now);
+    await this.repo.setTimers(task.id, 'since_at', start, clear, now);
 
     const eligibleAt = (m: MinerView) => {
       const s = m.state!;
@@ -510,28 +334,7 @@ export class TaskEngine {
   /** Powers on the outlets whose off time has passed: one batch switch. True when it switched. */
   private async powerOnDue(task: TaskRow, now: number): Promise<boolean> {
     if (task.kind !== 'pdu') return false;
-    const due = await this.db
-      .selectFrom('task_miner_state as s')
-      .innerJoin('miner_state as m', 'm.miner_id', 's.miner_id')
-      .leftJoin('fboxes', 'fboxes.id', 'm.fbox_id')
-      .selectAll('s')
-      .select([
-        'm.fbox_id',
-        'm.tank_id',
-        'm.sn',
-        'm.worker',
-        'm.ip',
-        'm.outlet',
-        'm.online',
-        'm.mode',
-        'm.hashrate_realtime',
-        'fboxes.name as fbox_name',
-      ])
-      .where('s.task_id', '=', task.id)
-      .where('s.on_due_at', '<=', now)
-      .orderBy('s.on_due_at')
-      .orderBy('s.miner_id')
-      .execute();
+    const due = await this.repo.powerOnDue(task.id, now);
     if (due.length === 0) return false;
     const actions = due
       .filter((r) => r.outlet !== null)
@@ -547,14 +350,7 @@ export class TaskEngine {
     await this.act(task, actions, now, { batch: true, runId: due[0]!.pending_run_id });
     // A miner whose outlet went missing cannot be switched on by us: forget the pending step.
     const lost = due.filter((r) => r.outlet === null).map((r) => r.miner_id);
-    if (lost.length > 0) {
-      await this.db
-        .updateTable('task_miner_state')
-        .set({ on_due_at: null, pending_run_id: null })
-        .where('task_id', '=', task.id)
-        .where('miner_id', 'in', lost)
-        .execute();
-    }
+    if (lost.length > 0) await this.repo.forgetPowerOn(task.id, lost);
     return true;
   }
 
@@ -587,8 +383,8 @@ export class TaskEngine {
         notCooled.push(m.miner_id);
       }
     }
-    await this.setTimers(task.id, 'since_at', hot, notHot, now);
-    await this.setTimers(task.id, 'cool_since', cooled, notCooled, now);
+    await this.repo.setTimers(task.id, 'since_at', hot, notHot, now);
+    await this.repo.setTimers(task.id, 'cool_since', cooled, notCooled, now);
 
     const actions: Action[] = [];
     const later: number[] = [];
@@ -651,48 +447,19 @@ export class TaskEngine {
         ...commandOf(a.action, a.miner),
       })),
     );
-    const commandIds: string[] = [];
-    await this.db.transaction().execute(async (trx) => {
-      const mine = await trx
-        .updateTable('tasks')
-        .set(options.batch ? { last_batch_at: now } : { updated_at: task.updated_at })
-        .where('id', '=', task.id)
-        .where('claimed_by', '=', this.owner)
-        .$if(options.runId === undefined, (q) => q.where('state', '=', 'active'))
-        .executeTakeFirst();
-      if (Number(mine.numUpdatedRows) === 0) throw new LostLease();
-      let runId = options.runId ?? null;
-      if (runId === null) {
-        runId = (
-          await trx
-            .insertInto('task_runs')
-            .values({ task_id: task.id, area_id: task.area_id, started_at: now, finished_at: null })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
-      } else {
-        await trx.updateTable('task_runs').set({ finished_at: null }).where('id', '=', runId).execute();
-      }
-      for (const [i, a] of actions.entries()) {
+    const written = await this.repo.recordActions(
+      task,
+      this.owner,
+      { batch: options.batch, runId: options.runId, now },
+      actions.map((a, i) => {
         const s = a.miner.state!;
         const n = a.count ? s.action_count + 1 : s.action_count;
-        const advanced = await trx
-          .updateTable('task_miner_state')
-          .set({
-            ...a.state,
-            action_count: n,
-            ...(a.action === 'power_off' && { pending_run_id: runId }),
-          })
-          .where('task_id', '=', task.id)
-          .where('miner_id', '=', a.miner.miner_id)
-          .where('action_count', '=', s.action_count)
-          .$if(a.action === 'power_on', (q) => q.where('on_due_at', 'is not', null))
-          .executeTakeFirst();
-        if (Number(advanced.numUpdatedRows) === 0) continue;
-        await trx
-          .insertInto('task_items')
-          .values({
-            run_id: runId,
+        return {
+          minerId: a.miner.miner_id,
+          countRead: s.action_count,
+          state: { ...a.state, action_count: n },
+          completesPowerOn: a.action === 'power_on',
+          item: {
             task_id: task.id,
             area_id: task.area_id,
             miner_id: a.miner.miner_id,
@@ -707,12 +474,12 @@ export class TaskEngine {
             status: 'pending',
             created_at: now,
             finished_at: null,
-          })
-          .execute();
-        await trx.insertInto('commands').values(rows[i]!).execute();
-        commandIds.push(ids[i]!);
-      }
-    });
-    await this.deps.commands.publishStored(commandIds);
+          },
+          command: rows[i]!,
+        };
+      }),
+    );
+    if (written === null) throw new LostLease();
+    await this.deps.commands.publishStored(written);
   }
 }

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { FileDownload } from '../handler.js';
 import { csvCell } from '../miner/miner.csv.js';
+import { UserRepository } from '../user/user.repository.js';
 import type { TaskScope, TaskType } from './task.service.js';
 import { type Cell, xlsx } from './xlsx.js';
 
@@ -102,12 +103,7 @@ const exportFile = async <T>(
   rows: AsyncGenerator<T[]>,
 ): Promise<FileDownload> => {
   const first = await rows.next();
-  const account = await app.db
-    .selectFrom('users')
-    .select('time_zone')
-    .where('id', '=', user.id)
-    .executeTakeFirst();
-  const zone = zoneOffsetHours(account?.time_zone);
+  const zone = zoneOffsetHours(await new UserRepository(app.db).timeZone(user.id));
   const header = columns.header.map((key) => translate(lang, key));
   const date = new Date(app.clock()).toISOString().slice(0, 10);
   if (format === 'xlsx') {

@@ -16,22 +16,24 @@ import {
   transitionAllowed,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { TasksTable } from '../../db/tasks-schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound, requireManage } from '../device-access.js';
+import {
+  type ItemFilter,
+  type RunFilter,
+  type TaskItemRow,
+  TaskRepository,
+  type TaskRow,
+  type TaskScope,
+  type TaskType,
+} from './task.repository.js';
+
+export type { TaskRow, TaskScope, TaskType } from './task.repository.js';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
-export type TaskRow = Selectable<TasksTable>;
-
-/** 'reboot' tasks have kinds 'miner' and 'pdu'; 'temp' tasks have the one kind 'temp'. */
-export type TaskType = 'reboot' | 'temp';
-export interface TaskScope {
-  type: TaskType;
-  kind: RebootKind | 'temp';
-}
 
 /** The shown status of spec §4, from the stored state and the clock. */
 export const statusOf = (t: Pick<TaskRow, 'state' | 'start_at' | 'end_at'>, now: number): TaskStatus => {
@@ -39,30 +41,6 @@ export const statusOf = (t: Pick<TaskRow, 'state' | 'start_at' | 'end_at'>, now:
   if (t.end_at <= now) return 'expired';
   if (t.state === 'stopped') return 'stopped';
   return t.start_at > now ? 'queued' : 'running';
-};
-
-/** The same as a WHERE condition, so lists filter and page on it in SQL. */
-const statusWhere = (eb: ExpressionBuilder<DB, 'tasks'>, status: TaskStatus, now: number) => {
-  switch (status) {
-    case 'deleted':
-      return eb('tasks.state', '=', 'deleted');
-    case 'expired':
-      return eb.and([eb('tasks.state', '<>', 'deleted'), eb('tasks.end_at', '<=', now)]);
-    case 'stopped':
-      return eb.and([eb('tasks.state', '=', 'stopped'), eb('tasks.end_at', '>', now)]);
-    case 'queued':
-      return eb.and([
-        eb('tasks.state', '=', 'active'),
-        eb('tasks.start_at', '>', now),
-        eb('tasks.end_at', '>', now),
-      ]);
-    case 'running':
-      return eb.and([
-        eb('tasks.state', '=', 'active'),
-        eb('tasks.start_at', '<=', now),
-        eb('tasks.end_at', '>', now),
-      ]);
-  }
 };
 
 const itemStatusOfCommand = { acknowledged: 'acknowledged', failed: 'failed', timed_out: 'timeout' } as const;
@@ -111,57 +89,35 @@ const tempColumns = (b: TempFields) => ({
 export class TaskService {
   constructor(private readonly deps: Deps) {}
 
-  private get db() {
-    return this.deps.db;
+  private get repo() {
+    return new TaskRepository(this.deps.db);
   }
 
   /** The task of this scope in the area, deleted ones included; anything else is "not found". */
   async find(areaId: number, id: number, scope: TaskScope): Promise<TaskRow> {
-    const row = await this.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('area_id', '=', areaId)
-      .where('id', '=', id)
-      .where('type', '=', scope.type)
-      .executeTakeFirst();
-    if (!row || (scope.type === 'reboot' && row.kind !== scope.kind)) notFound();
-    return row!;
+    const row = await this.findAnyKind(areaId, id, scope.type);
+    if (scope.type === 'reboot' && row.kind !== scope.kind) notFound();
+    return row;
   }
 
   /** Tasks of one scope in one type (reboot tasks of any kind: history spans a kind). */
   private async findAnyKind(areaId: number, id: number, type: TaskType): Promise<TaskRow> {
-    return (
-      (await this.db
-        .selectFrom('tasks')
-        .selectAll()
-        .where('area_id', '=', areaId)
-        .where('id', '=', id)
-        .where('type', '=', type)
-        .executeTakeFirst()) ?? notFound()
-    );
+    return (await this.repo.find(areaId, id, type)) ?? notFound();
   }
 
   /** The groups must be of the area (else "not found") and of the task's group type. */
-  private async checkGroups(db: Kysely<DB>, areaId: number, ids: number[], type: GroupType) {
+  private async checkGroups(repo: TaskRepository, areaId: number, ids: number[], type: GroupType) {
     const unique = [...new Set(ids)];
-    const rows = await db
-      .selectFrom('miner_groups')
-      .select(['id', 'name', 'type'])
-      .where('area_id', '=', areaId)
-      .where('id', 'in', unique)
-      .execute();
+    const rows = await repo.groups(areaId, unique);
     if (rows.length !== unique.length) notFound();
     const wrong = rows.find((g) => g.type !== type);
     if (wrong) throw new ApiError(Code.CONFLICT, 'api.groupWrongType', { group: wrong.name });
     return unique;
   }
 
-  private async setGroups(db: Kysely<DB>, taskId: number, groupIds: number[]) {
-    await db.deleteFrom('task_groups').where('task_id', '=', taskId).execute();
-    await db
-      .insertInto('task_groups')
-      .values(groupIds.map((group_id) => ({ task_id: taskId, group_id })))
-      .execute();
+  /** Runs `work` in one transaction with a repository on it. */
+  private inTransaction<T>(work: (repo: TaskRepository) => Promise<T>): Promise<T> {
+    return this.deps.db.transaction().execute((trx: Kysely<DB>) => work(new TaskRepository(trx)));
   }
 
   private async create(
@@ -174,28 +130,24 @@ export class TaskService {
     requireManage(await this.deps.areas.requireAccess(user, areaId));
     const now = this.deps.clock();
     const groupType: GroupType = scope.kind === 'temp' ? 'temp_mode' : groupTypeOfKind[scope.kind];
-    return this.db.transaction().execute(async (trx) => {
-      const groups = await this.checkGroups(trx, areaId, groupIds, groupType);
-      const { id } = await trx
-        .insertInto('tasks')
-        .values({
-          area_id: areaId,
-          type: scope.type,
-          kind: scope.kind,
-          ...columns,
-          state: 'active',
-          next_eval_at: now,
-          claimed_by: null,
-          last_evaluated_at: null,
-          last_batch_at: null,
-          created_by: user.id,
-          created_at: now,
-          updated_at: now,
-          deleted_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await this.setGroups(trx, id, groups);
+    return this.inTransaction(async (repo) => {
+      const groups = await this.checkGroups(repo, areaId, groupIds, groupType);
+      const id = await repo.insert({
+        area_id: areaId,
+        type: scope.type,
+        kind: scope.kind,
+        ...columns,
+        state: 'active',
+        next_eval_at: now,
+        claimed_by: null,
+        last_evaluated_at: null,
+        last_batch_at: null,
+        created_by: user.id,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      });
+      await repo.setGroups(id, groups);
       return id;
     });
   }
@@ -214,20 +166,15 @@ export class TaskService {
     const now = this.deps.clock();
     if (!editAllowed(statusOf(task, now))) throw new ApiError(Code.CONFLICT, 'api.taskNotEditable');
     const groupType: GroupType = scope.kind === 'temp' ? 'temp_mode' : groupTypeOfKind[scope.kind];
-    await this.db.transaction().execute(async (trx) => {
-      const groups = await this.checkGroups(trx, areaId, groupIds, groupType);
-      const r = await trx
-        .updateTable('tasks')
-        .set({
-          ...columns,
-          updated_at: now,
-          ...(task.state === 'active' && { next_eval_at: now }),
-        })
-        .where('id', '=', id)
-        .where('state', '=', task.state)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) throw new ApiError(Code.CONFLICT, 'api.taskNotEditable');
-      await this.setGroups(trx, id, groups);
+    await this.inTransaction(async (repo) => {
+      const groups = await this.checkGroups(repo, areaId, groupIds, groupType);
+      const changed = await repo.updateIfState(id, task.state, {
+        ...columns,
+        updated_at: now,
+        ...(task.state === 'active' && { next_eval_at: now }),
+      });
+      if (!changed) throw new ApiError(Code.CONFLICT, 'api.taskNotEditable');
+      await repo.setGroups(id, groups);
     });
   }
 
@@ -245,29 +192,18 @@ export class TaskService {
     const now = this.deps.clock();
     if (!transitionAllowed(statusOf(task, now), transition))
       throw new ApiError(Code.CONFLICT, refusal[transition]);
-    await this.db.transaction().execute(async (trx) => {
-      const next =
-        transition === 'start'
-          ? { state: 'active', next_eval_at: now }
-          : transition === 'stop'
-            ? { state: 'stopped' }
-            : { state: 'deleted', deleted_at: now };
+    const next =
+      transition === 'start'
+        ? { state: 'active', next_eval_at: now }
+        : transition === 'stop'
+          ? { state: 'stopped' }
+          : { state: 'deleted', deleted_at: now };
+    await this.inTransaction(async (repo) => {
       // Conditional on the state read: a concurrent transition makes this one a refusal.
-      const r = await trx
-        .updateTable('tasks')
-        .set({ ...next, updated_at: now })
-        .where('id', '=', id)
-        .where('state', '=', task.state)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) throw new ApiError(Code.CONFLICT, refusal[transition]);
+      if (!(await repo.updateIfState(id, task.state, { ...next, updated_at: now })))
+        throw new ApiError(Code.CONFLICT, refusal[transition]);
       // A restarted task observes afresh: time while stopped was not watched.
-      if (transition === 'start') {
-        await trx
-          .updateTable('task_miner_state')
-          .set({ since_at: null, cool_since: null })
-          .where('task_id', '=', id)
-          .execute();
-      }
+      if (transition === 'start') await repo.resetTimers(id);
     });
   }
 
@@ -339,53 +275,18 @@ export class TaskService {
     scope: TaskScope,
     q: { status?: TaskStatus | undefined; page: number; limit: number },
   ) {
-    const now = this.deps.clock();
-    const base = this.db
-      .selectFrom('tasks')
-      .where('tasks.area_id', '=', areaId)
-      .where('tasks.type', '=', scope.type)
-      .where('tasks.kind', '=', scope.kind)
-      .where((eb) => (q.status ? statusWhere(eb, q.status, now) : eb('tasks.state', '<>', 'deleted')));
-    const [items, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('tasks.id', 'desc')
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(total.n), page: q.page, limit: q.limit };
+    const window = { limit: q.limit, offset: (q.page - 1) * q.limit };
+    const rows = await this.repo.page(areaId, scope, q.status, this.deps.clock(), window);
+    return { ...rows, page: q.page, limit: q.limit };
   }
 
-  /** Groups, miner counts and action counts of tasks, in three queries. */
+  /** Groups, miner counts and action counts of tasks. */
   private async extras(ids: number[]) {
     const groups = new Map<number, { id: number; name: string }[]>();
     const miners = new Map<number, number>();
     const actions = new Map<number, number>();
     if (ids.length === 0) return { groups, miners, actions };
-    const [g, m, a] = await Promise.all([
-      this.db
-        .selectFrom('task_groups')
-        .innerJoin('miner_groups', 'miner_groups.id', 'task_groups.group_id')
-        .select(['task_groups.task_id', 'miner_groups.id', 'miner_groups.name'])
-        .where('task_groups.task_id', 'in', ids)
-        .orderBy('miner_groups.id')
-        .execute(),
-      this.db
-        .selectFrom('task_groups')
-        .innerJoin('miner_group_members', 'miner_group_members.group_id', 'task_groups.group_id')
-        .select(['task_groups.task_id', sql<number>`count(distinct miner_group_members.miner_id)`.as('n')])
-        .where('task_groups.task_id', 'in', ids)
-        .groupBy('task_groups.task_id')
-        .execute(),
-      this.db
-        .selectFrom('task_items')
-        .select(['task_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('task_id', 'in', ids)
-        .groupBy('task_id')
-        .execute(),
-    ]);
+    const [g, m, a] = await this.repo.extras(ids);
     for (const r of g) groups.set(r.task_id, [...(groups.get(r.task_id) ?? []), { id: r.id, name: r.name }]);
     for (const r of m) miners.set(r.task_id, Number(r.n));
     for (const r of a) actions.set(r.task_id, Number(r.n));
@@ -446,23 +347,6 @@ export class TaskService {
 
   // ── History ──
 
-  private runsQuery(
-    areaId: number,
-    scope: TaskScope,
-    f: { task_id?: number | undefined; from?: number | undefined; to?: number | undefined },
-  ) {
-    let q = this.db
-      .selectFrom('task_runs')
-      .innerJoin('tasks', 'tasks.id', 'task_runs.task_id')
-      .where('task_runs.area_id', '=', areaId)
-      .where('tasks.type', '=', scope.type)
-      .where('tasks.kind', '=', scope.kind);
-    if (f.task_id !== undefined) q = q.where('task_runs.task_id', '=', f.task_id);
-    if (f.from !== undefined) q = q.where('task_runs.started_at', '>=', f.from);
-    if (f.to !== undefined) q = q.where('task_runs.started_at', '<=', f.to);
-    return q;
-  }
-
   private async runViews(
     rows: (Pick<TaskRow, 'state' | 'start_at' | 'end_at' | 'name'> & {
       id: number;
@@ -472,28 +356,13 @@ export class TaskService {
     })[],
   ): Promise<TaskRun[]> {
     const counts = new Map<number, { miners: number; ack: number; failed: number; pending: number }>();
-    const ids = rows.map((r) => r.id);
-    for (let i = 0; i < ids.length; i += 500) {
-      const part = await this.db
-        .selectFrom('task_items')
-        .select([
-          'run_id',
-          sql<number>`count(distinct miner_id)`.as('miners'),
-          sql<number>`sum(case when status = 'acknowledged' then 1 else 0 end)`.as('ack'),
-          sql<number>`sum(case when status in ('failed', 'timeout') then 1 else 0 end)`.as('failed'),
-          sql<number>`sum(case when status = 'pending' then 1 else 0 end)`.as('pending'),
-        ])
-        .where('run_id', 'in', ids.slice(i, i + 500))
-        .groupBy('run_id')
-        .execute();
-      for (const c of part)
-        counts.set(c.run_id, {
-          miners: Number(c.miners),
-          ack: Number(c.ack),
-          failed: Number(c.failed),
-          pending: Number(c.pending),
-        });
-    }
+    for (const c of await this.repo.runCounts(rows.map((r) => r.id)))
+      counts.set(c.run_id, {
+        miners: Number(c.miners),
+        ack: Number(c.ack),
+        failed: Number(c.failed),
+        pending: Number(c.pending),
+      });
     const now = this.deps.clock();
     return rows.map((r) => {
       const c = counts.get(r.id);
@@ -512,43 +381,19 @@ export class TaskService {
     });
   }
 
-  private runColumns = [
-    'task_runs.id',
-    'task_runs.task_id',
-    'task_runs.started_at',
-    'task_runs.finished_at',
-    'tasks.name',
-    'tasks.state',
-    'tasks.start_at',
-    'tasks.end_at',
-  ] as const;
-
   async history(
     user: AreaCaller,
     areaId: number,
     scope: TaskScope,
-    q: {
-      task_id?: number | undefined;
-      from?: number | undefined;
-      to?: number | undefined;
-      page: number;
-      limit: number;
-    },
+    q: RunFilter & { page: number; limit: number },
   ) {
     await this.deps.areas.requireAccess(user, areaId);
     if (q.task_id !== undefined) await this.find(areaId, q.task_id, scope);
-    const base = this.runsQuery(areaId, scope, q);
     const [rows, total] = await Promise.all([
-      base
-        .select(this.runColumns)
-        .orderBy('task_runs.started_at', 'desc')
-        .orderBy('task_runs.id', 'desc')
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.repo.runs(areaId, scope, q, { limit: q.limit, offset: (q.page - 1) * q.limit }),
+      this.repo.countRuns(areaId, scope, q),
     ]);
-    return { items: await this.runViews(rows), total: Number(total.n), page: q.page, limit: q.limit };
+    return { items: await this.runViews(rows), total, page: q.page, limit: q.limit };
   }
 
   /** Every run of the filter, a page at a time (exports). */
@@ -556,90 +401,64 @@ export class TaskService {
     user: AreaCaller,
     areaId: number,
     scope: TaskScope,
-    q: { task_id?: number | undefined; from?: number | undefined; to?: number | undefined },
+    q: RunFilter,
   ): AsyncGenerator<TaskRun[]> {
     await this.deps.areas.requireAccess(user, areaId);
     if (q.task_id !== undefined) await this.find(areaId, q.task_id, scope);
     const size = 2000;
     for (let offset = 0; ; offset += size) {
-      const rows = await this.runsQuery(areaId, scope, q)
-        .select(this.runColumns)
-        .orderBy('task_runs.started_at', 'desc')
-        .orderBy('task_runs.id', 'desc')
-        .limit(size)
-        .offset(offset)
-        .execute();
+      const rows = await this.repo.runs(areaId, scope, q, { limit: size, offset });
       if (rows.length > 0) yield await this.runViews(rows);
       if (rows.length < size) return;
     }
   }
 
-  /** The items of a run or a task of this type (any reboot kind); foreign ids are "not found". */
-  private async itemsScope(
-    areaId: number,
-    type: TaskType,
-    q: { run_id?: number | undefined; task_id?: number | undefined },
-  ) {
+  /** Checks an item filter: a run or a task of this type (any reboot kind); foreign ids are "not found". */
+  private async checkItemFilter(areaId: number, type: TaskType, q: ItemFilter): Promise<void> {
     let runTask: number | undefined;
     if (q.run_id !== undefined) {
-      const run = await this.db
-        .selectFrom('task_runs')
-        .select(['task_id'])
-        .where('id', '=', q.run_id)
-        .where('area_id', '=', areaId)
-        .executeTakeFirst();
-      if (!run) notFound();
-      runTask = run!.task_id;
+      runTask = (await this.repo.runTask(areaId, q.run_id)) ?? notFound();
       await this.findAnyKind(areaId, runTask, type);
     }
     if (q.task_id !== undefined) {
       await this.findAnyKind(areaId, q.task_id, type);
       if (runTask !== undefined && runTask !== q.task_id) notFound();
     }
-    let query = this.db.selectFrom('task_items').where('area_id', '=', areaId);
-    if (q.run_id !== undefined) query = query.where('run_id', '=', q.run_id);
-    if (q.task_id !== undefined) query = query.where('task_id', '=', q.task_id);
-    return query;
   }
 
   async items(
     user: AreaCaller,
     areaId: number,
     type: TaskType,
-    q: { run_id?: number | undefined; task_id?: number | undefined; page: number; limit: number },
+    q: ItemFilter & { page: number; limit: number },
   ) {
     await this.deps.areas.requireAccess(user, areaId);
-    const base = await this.itemsScope(areaId, type, q);
+    await this.checkItemFilter(areaId, type, q);
     const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.repo.items(areaId, q, { limit: q.limit, offset: (q.page - 1) * q.limit }),
+      this.repo.countItems(areaId, q),
     ]);
-    return { items: rows.map(itemView), total: Number(total.n), page: q.page, limit: q.limit };
+    return { items: rows.map(itemView), total, page: q.page, limit: q.limit };
   }
 
   async *itemRows(
     user: AreaCaller,
     areaId: number,
     type: TaskType,
-    q: { run_id?: number | undefined; task_id?: number | undefined },
+    q: ItemFilter,
   ): AsyncGenerator<TaskItem[]> {
     await this.deps.areas.requireAccess(user, areaId);
-    const base = await this.itemsScope(areaId, type, q);
+    await this.checkItemFilter(areaId, type, q);
     const size = 2000;
     for (let offset = 0; ; offset += size) {
-      const rows = await base.selectAll().orderBy('id', 'desc').limit(size).offset(offset).execute();
+      const rows = await this.repo.items(areaId, q, { limit: size, offset });
       if (rows.length > 0) yield rows.map(itemView);
       if (rows.length < size) return;
     }
   }
 }
 
-const itemView = (r: Selectable<DB['task_items']>): TaskItem => ({
+const itemView = (r: TaskItemRow): TaskItem => ({
   id: r.id,
   run_id: r.run_id,
   task_id: r.task_id,

@@ -1,10 +1,11 @@
 import type { AppIndex } from '@fbox/contracts';
-import { sql } from 'kysely';
 import { todayEnergy } from '../../devices/device-values.js';
 import { fillBuckets, readSeries, round } from '../../devices/history.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import type { DeviceDeps } from '../device-access.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
+import { MinerRepository } from '../miner/miner.repository.js';
+import { TankRepository } from '../tank/tank.repository.js';
 
 type Caller = AreaCaller;
 
@@ -37,19 +38,8 @@ export class TotalService {
     const now = this.deps.clock();
     const [boxes, tanks, miners] = await Promise.all([
       new FboxRepository(db).listWithState(areaId),
-      db
-        .selectFrom('tanks')
-        .leftJoin('tank_state', 'tank_state.tank_id', 'tanks.id')
-        .select(['tank_state.online', sql<number>`count(*)`.as('n')])
-        .where('tanks.area_id', '=', areaId)
-        .groupBy('tank_state.online')
-        .execute(),
-      db
-        .selectFrom('miner_state')
-        .select(['online', sql<number>`count(*)`.as('n')])
-        .where('area_id', '=', areaId)
-        .groupBy('online')
-        .execute(),
+      new TankRepository(db).countByOnline(areaId),
+      new MinerRepository(db, this.deps.dbDialect).countByOnline(areaId),
     ]);
     const positive = (v: number | null) => (v !== null && v > 0 ? v : 0);
     const to = Math.floor(now / HOUR) * HOUR + HOUR;

@@ -29,6 +29,12 @@ export class UserRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The account's time zone (`UTC+8`), for times in exports. */
+  async timeZone(id: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('users').select('time_zone').where('id', '=', id).executeTakeFirst();
+    return row?.time_zone;
+  }
+
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('users')
