@@ -19,6 +19,7 @@ import { ingestPlugin } from './ingest/ingest.plugin.js';
 import { jobsPlugin } from './jobs/jobs.plugin.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { authPlugin } from './modules/auth/auth.plugin.js';
+import { featureMigrations } from './modules/features.js';
 import { modulesPlugin } from './modules/modules.plugin.js';
 import { mqttPlugin } from './mqtt/mqtt.plugin.js';
 import { realtimePlugin } from './realtime/ws.plugin.js';
@@ -89,7 +90,10 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(fastifyFormbody, { bodyLimit: limits.bodyLimitBytes });
   await app.register(langPlugin);
   await app.register(errorsPlugin);
-  await app.register(dbPlugin, { database: options.database ?? openDatabase(config) });
+  await app.register(dbPlugin, {
+    database: options.database ?? openDatabase(config),
+    migrations: featureMigrations,
+  });
   await app.register(secretsPlugin);
   await app.register(authPlugin, {
     sessionTtlMinutes: config.sessionTtlMinutes,

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { type Database, type Dialect, updateStatistics } from './database.js';
-import { migrateToLatest } from './migrations.js';
+import { type Migrations, migrateToLatest } from './migrations.js';
 import type { DB } from './schema.js';
 
 declare module 'fastify' {
@@ -15,10 +15,13 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates the app with the database, migrated to the latest schema, and closes it on shutdown. */
-export const dbPlugin = fp<{ database: Database }>(
-  async (app, { database }) => {
-    await migrateToLatest(database.db as Kysely<unknown>, database.dialect);
+/**
+ * Decorates the app with the database, migrated to the latest schema (the core's migrations and
+ * those given, the features'), and closes it on shutdown.
+ */
+export const dbPlugin = fp<{ database: Database; migrations?: (dialect: Dialect) => Migrations }>(
+  async (app, { database, migrations }) => {
+    await migrateToLatest(database.db as Kysely<unknown>, database.dialect, migrations?.(database.dialect));
     await updateStatistics(database.db, database.dialect);
     app.decorate('db', database.db);
     app.decorate('dbDialect', database.dialect);

@@ -2,16 +2,12 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import type { Dialect } from './database.js';
 import { accessMigration } from './migration-access.js';
 import { devicesMigration } from './migration-devices.js';
-import { fboxConfigMigration } from './migration-fbox-config.js';
 import { notNull, withId } from './migration-helpers.js';
 import { ingestIdentityMigration } from './migration-ingest-identity.js';
 import { minerListMigration } from './migration-miner-list.js';
 import { minerListPerfMigration } from './migration-miner-list-perf.js';
 import { minesMigration } from './migration-mines.js';
-import { oplogMigration } from './migration-oplog.js';
-import { poolsMigration } from './migration-pools.js';
 import { secretColumnsMigration } from './migration-secret-columns.js';
-import { tasksMigration } from './migration-tasks.js';
 import { tenantContactsMigration } from './migration-tenant-contacts.js';
 
 const init = (dialect: Dialect): Migration => ({
@@ -108,42 +104,24 @@ const init = (dialect: Dialect): Migration => ({
   },
 });
 
-/** Numbered migrations, in order. Each is written once with the schema builder for both dialects. */
-const migrations = (dialect: Dialect): Record<string, Migration> => ({
+/** Migrations by name; Kysely runs them in the order of their names. */
+export type Migrations = Record<string, Migration>;
+
+/**
+ * The core's numbered migrations. Features add theirs (see modules/feature.ts); every name is
+ * unique and the names of core and features sort into one order. Each is written once with the
+ * schema builder for both dialects.
+ */
+const coreMigrations = (dialect: Dialect): Migrations => ({
   '0001_init': init(dialect),
   '0002_devices': devicesMigration(dialect),
   '0003_miner_list_indexes': minerListMigration,
   '0004_access': accessMigration,
-  // ── miner list perf (0005) ──
   '0005_miner_list_perf': minerListPerfMigration,
-  // ── end miner list perf ──
-
-  // ── sub-accounts (0006) ──
-  // ── end sub-accounts (0006) ──
-
-  // ── mines and pools (0007) ──
-  '0011_pools': poolsMigration(dialect),
   '0007_mines': minesMigration(dialect),
-  // ── end mines and pools (0007) ──
-
-  // ── fbox config and account switches (0008) ──
-  '0008_fbox_config': fboxConfigMigration,
-  // ── end fbox config and account switches (0008) ──
-
-  // ── operation log (0009) ──
-  '0009_operation_log': oplogMigration(dialect),
-  // ── end operation log (0009) ──
-
-  // ── tasks (0010) ──
-  '0010_tasks': tasksMigration(dialect),
-  // ── end tasks (0010) ──
-
+  // 0008 FBOX configuration, 0009 operation log, 0010 tasks, 0011 pools: in their features.
   '0012_ingest_identity': ingestIdentityMigration,
-
-  // ── secrets at rest ──
   '0013_secret_columns': secretColumnsMigration(dialect),
-  // ── end secrets at rest ──
-
   '0014_tenant_contacts': tenantContactsMigration,
 });
 
@@ -165,15 +143,23 @@ const isLatest = async (db: Kysely<unknown>, names: string[]): Promise<boolean> 
 };
 
 /** Brings the schema up to date; safe to run on every start and from several processes at once. */
-export const migrateToLatest = async (db: Kysely<unknown>, dialect: Dialect): Promise<void> => {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+export const migrateToLatest = async (
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  featureMigrations: Migrations = {},
+): Promise<void> => {
+  const core = coreMigrations(dialect);
+  const clash = Object.keys(featureMigrations).find((name) => name in core);
+  if (clash) throw new Error(`Migration ${clash} is declared twice`);
+  const all = { ...core, ...featureMigrations };
+  const provider: MigrationProvider = { getMigrations: async () => all };
   // Kysely looks for its own tables in every schema unless told which; with several schemas in one
   // database (parallel test runs, shared servers) it would find another schema's and skip its own.
   const schema =
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
-  if (await isLatest(db, Object.keys(migrations(dialect)))) return;
+  if (await isLatest(db, Object.keys(all))) return;
   const migrator = new Migrator({ db, provider, ...(schema && { migrationTableSchema: schema }) });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();

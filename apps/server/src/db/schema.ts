@@ -1,14 +1,6 @@
 import type { Generated } from 'kysely';
 import type { DevicesDB } from './devices-schema.js';
-import type {
-  FboxConfigDefaultsTable,
-  FboxConfigsTable,
-  MinerPoolConfigsTable,
-  OverclockPoliciesTable,
-} from './fbox-config-schema.js';
 import type { MqttClientsTable } from './mines-schema.js';
-import type { OperationLogTable } from './oplog-schema.js';
-import type { ObserverLinksTable, PoolSubaccountsTable } from './pools-schema.js';
 
 export type * from './devices-schema.js';
 
@@ -107,6 +99,10 @@ export interface MessagesTable {
   read_at: number | null;
 }
 
+/**
+ * The core tables. A feature adds its own by declaration merging in its folder
+ * (`modules/<feature>/<feature>.schema.ts`), so this list does not grow with features.
+ */
 export interface DB extends DevicesDB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -114,33 +110,5 @@ export interface DB extends DevicesDB {
   areas: AreasTable;
   user_areas: UserAreasTable;
   messages: MessagesTable;
-  // ── sub-accounts ──
-  // ── end sub-accounts ──
-
-  // ── mines and pools ──
-  observer_links: ObserverLinksTable;
-  pool_subaccounts: PoolSubaccountsTable;
   mqtt_clients: MqttClientsTable;
-  // ── end mines and pools ──
-
-  // ── fbox config and account switches ──
-  fbox_config_defaults: FboxConfigDefaultsTable;
-  fbox_configs: FboxConfigsTable;
-  miner_pool_configs: MinerPoolConfigsTable;
-  overclock_policies: OverclockPoliciesTable;
-  // ── end fbox config and account switches ──
-
-  // ── operation log ──
-  operation_log: OperationLogTable;
-  // ── end operation log ──
-
-  // ── tasks ──
-  miner_groups: import('./tasks-schema.js').MinerGroupsTable;
-  miner_group_members: import('./tasks-schema.js').MinerGroupMembersTable;
-  tasks: import('./tasks-schema.js').TasksTable;
-  task_groups: import('./tasks-schema.js').TaskGroupsTable;
-  task_miner_state: import('./tasks-schema.js').TaskMinerStateTable;
-  task_runs: import('./tasks-schema.js').TaskRunsTable;
-  task_items: import('./tasks-schema.js').TaskItemsTable;
-  // ── end tasks ──
 }

@@ -23,6 +23,7 @@ export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private registered = false;
+  private readonly startListeners: (() => void)[] = [];
 
   constructor(
     private readonly store: JobRepository,
@@ -31,10 +32,23 @@ export class JobRunner {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** Adds a job (a feature's, at registration); its lease row is created at the next tick. */
+  add(job: Job): void {
+    if (this.jobs.some((j) => j.name === job.name)) throw new Error(`Job ${job.name} is added twice`);
+    this.jobs.push(job);
+    this.registered = false;
+  }
+
+  /** Runs `listener` when the loop starts: loops of their own that run with it (the task engine's). */
+  onStart(listener: () => void): void {
+    this.startListeners.push(listener);
+  }
+
   /** Starts ticking every `intervalMs` (real time; each tick reads the injected clock). */
   start(intervalMs = 1000): void {
     this.timer = setInterval(() => void this.tick(), intervalMs);
     this.timer.unref();
+    for (const listener of this.startListeners) listener();
   }
 
   /** Stops the loop and waits for a job in progress to finish. */

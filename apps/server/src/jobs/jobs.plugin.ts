@@ -47,8 +47,6 @@ export const jobsPlugin = fp<{ start: boolean }>(
     const runner = new JobRunner(new JobRepository(db), clock, jobs, app.log);
     app.decorate('jobs', runner);
     if (start) app.addHook('onReady', async () => runner.start());
-    // The task engine (modules/task) claims each task with its own lease, so it has its own loop.
-    if (start) app.addHook('onReady', async () => app.taskEngine.start());
     app.addHook('onClose', async () => runner.stop());
   },
   { name: 'jobs', dependencies: ['ingest'] },

@@ -14,10 +14,10 @@ import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import { fieldErrors, nulCharIssues } from '../../lib/field-errors.js';
 import type { SessionUser } from '../../modules/auth/auth.service.js';
+import { handlers } from '../../modules/features.js';
 import type { FileDownload, HandlerContext } from '../../modules/handler.js';
 import { recordCall } from '../../modules/oplog/oplog.recorder.js';
 import { ApiError, envelopeOf, envelopeOfError, sendEnvelope, validationError } from '../envelope.js';
-import { legacyHandlers } from './handlers.js';
 
 type AnyHandler = (ctx: HandlerContext<EndpointName>) => Promise<unknown>;
 
@@ -72,8 +72,9 @@ const sendFile = (reply: FastifyReply, file: FileDownload) =>
  */
 export const legacyPlugin = fp(
   async (app) => {
+    const handlerOf = handlers();
     for (const [name, endpoint] of Object.entries(endpoints) as [EndpointName, Endpoint][]) {
-      const handler = legacyHandlers[name] as AnyHandler;
+      const handler = handlerOf[name] as AnyHandler;
       const info = endpoint.info === true;
       const recorded = isRecordedEndpoint(name, endpoint);
 

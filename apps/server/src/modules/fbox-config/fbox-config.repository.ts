@@ -1,7 +1,7 @@
 import type { FboxConfigField } from '@fbox/contracts';
 import type { Kysely, Selectable } from 'kysely';
-import type { FboxConfigDefaultsTable, FboxConfigsTable } from '../../db/fbox-config-schema.js';
 import type { DB } from '../../db/schema.js';
+import type { FboxConfigDefaultsTable, FboxConfigsTable } from './fbox-config.schema.js';
 
 export type DefaultsRow = Selectable<FboxConfigDefaultsTable>;
 export type OwnRow = Selectable<FboxConfigsTable>;

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
-import type { OperationLogTable } from '../../db/oplog-schema.js';
 import type { DB } from '../../db/schema.js';
+import type { OperationLogTable } from './oplog.schema.js';
 
 /** Whose records a reader sees (see `OplogService`). */
 export type OplogScope =

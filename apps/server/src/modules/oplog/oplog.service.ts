@@ -11,10 +11,10 @@ import {
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Insertable } from 'kysely';
-import type { OperationLogTable } from '../../db/oplog-schema.js';
 import { ApiError } from '../../lib/api-error.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { type OplogFilter, OplogRepository, type OplogRow, type OplogScope } from './oplog.repository.js';
+import type { OperationLogTable } from './oplog.schema.js';
 
 type Reader = Pick<SessionUser, 'id' | 'role' | 'masterId' | 'isMaster' | 'parentId' | 'area'>;
 

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { TaskMinerStateTable } from '../../db/tasks-schema.js';
+import type { TaskMinerStateTable } from './task.schema.js';
 
 export type MinerStateRow = Selectable<TaskMinerStateTable>;
 

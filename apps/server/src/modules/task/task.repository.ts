@@ -8,7 +8,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { TasksTable } from '../../db/tasks-schema.js';
+import type { TasksTable } from './task.schema.js';
 
 export type TaskRow = Selectable<TasksTable>;
 export type TaskItemRow = Selectable<DB['task_items']>;

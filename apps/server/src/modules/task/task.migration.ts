@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './database.js';
-import { notNull, withId } from './migration-helpers.js';
+import type { Dialect } from '../../db/database.js';
+import { notNull, withId } from '../../db/migration-helpers.js';
 
 const num = 'double precision';
 

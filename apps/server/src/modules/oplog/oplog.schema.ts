@@ -20,3 +20,10 @@ export interface OperationLogTable {
   /** JSON of the message's parameters. */
   message_params: string;
 }
+
+/** The feature's tables, merged into the database's row types. */
+declare module '../../db/schema.js' {
+  interface DB {
+    operation_log: OperationLogTable;
+  }
+}

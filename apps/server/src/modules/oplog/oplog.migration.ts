@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './database.js';
-import { withId } from './migration-helpers.js';
+import type { Dialect } from '../../db/database.js';
+import { withId } from '../../db/migration-helpers.js';
 
 /**
  * The operation log: one row per state-changing call. No foreign keys on purpose: a record outlives

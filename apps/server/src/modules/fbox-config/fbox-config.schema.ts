@@ -46,3 +46,13 @@ export interface OverclockPoliciesTable {
   miners: number;
   sent_at: number | null;
 }
+
+/** The feature's tables, merged into the database's row types. */
+declare module '../../db/schema.js' {
+  interface DB {
+    fbox_config_defaults: FboxConfigDefaultsTable;
+    fbox_configs: FboxConfigsTable;
+    miner_pool_configs: MinerPoolConfigsTable;
+    overclock_policies: OverclockPoliciesTable;
+  }
+}

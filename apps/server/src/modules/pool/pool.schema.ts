@@ -29,3 +29,11 @@ export interface PoolSubaccountsTable {
   created_at: number;
   updated_at: number;
 }
+
+/** The feature's tables, merged into the database's row types. */
+declare module '../../db/schema.js' {
+  interface DB {
+    observer_links: ObserverLinksTable;
+    pool_subaccounts: PoolSubaccountsTable;
+  }
+}

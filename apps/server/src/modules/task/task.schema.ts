@@ -95,3 +95,16 @@ export interface TaskItemsTable {
   created_at: number;
   finished_at: number | null;
 }
+
+/** The feature's tables, merged into the database's row types. */
+declare module '../../db/schema.js' {
+  interface DB {
+    miner_groups: MinerGroupsTable;
+    miner_group_members: MinerGroupMembersTable;
+    tasks: TasksTable;
+    task_groups: TaskGroupsTable;
+    task_miner_state: TaskMinerStateTable;
+    task_runs: TaskRunsTable;
+    task_items: TaskItemsTable;
+  }
+}

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './database.js';
-import { withId } from './migration-helpers.js';
+import type { Dialect } from '../../db/database.js';
+import { withId } from '../../db/migration-helpers.js';
 
 /**
  * Observer links and pool subaccounts of a mine (spec §3, §7). Both go with their mine. A mine lists
