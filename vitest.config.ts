@@ -11,6 +11,9 @@ const simulator = fileURLToPath(new URL('./apps/simulator/src/index.ts', import.
 export default defineConfig({
   resolve: { alias: { '@fbox/contracts': contracts, '@fbox/simulator': simulator } },
   test: {
+    // Vitest's default in a run is one worker fewer than the CPUs: one on a 2-core CI machine. The
+    // server suites mostly wait on PostgreSQL, MQTT and child processes, so three share two cores.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
