@@ -89,6 +89,32 @@ describe('api client', () => {
     expect(toasts).toEqual([{ kind: 'error', text: 'Please log in again', seconds: 2 }]);
   });
 
+  it('ends the session once when requests sent together all answer -9000: one toast, one redirect', async () => {
+    vi.stubGlobal('fetch', answer({ code: -9000, msg: 'not logged in', data: null }));
+    const calls = Array.from({ length: 12 }, () => call('unreadCount', {}));
+    for (const c of calls) await expect(c).rejects.toMatchObject({ kind: 'session' });
+    expect(navigations).toEqual(['/login?redirect=%2Findex%3Ftab%3D2']);
+    expect(toasts).toEqual([{ kind: 'error', text: 'Please log in again', seconds: 2 }]);
+  });
+
+  it('shows the same failure of requests made together once while it is on screen', async () => {
+    const open: (() => void)[] = [];
+    const lingering = (text: unknown, seconds: unknown, onClose?: () => void) => {
+      toasts.push({ kind: 'error', text: String(text), seconds: Number(seconds) });
+      if (onClose) open.push(onClose);
+      return Promise.resolve(true);
+    };
+    setMessageApi({ success: lingering, error: lingering, warning: lingering, info: lingering } as never);
+    vi.stubGlobal('fetch', answer({ code: -1, msg: 'Server busy', data: null }));
+    await Promise.allSettled([call('unreadCount', {}), call('unreadCount', {}), call('unreadCount', {})]);
+    expect(toasts).toEqual([{ kind: 'error', text: 'Server busy', seconds: 2 }]);
+    // Once it closed, the same failure is news again.
+    for (const close of open) close();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await call('unreadCount', {}).catch(() => undefined);
+    expect(toasts).toHaveLength(2);
+  });
+
   it('rejects -2 with the field errors so forms can show them', async () => {
     const errors = [{ field: 'pushContent.emailList.0', rule: 'rule.email', message: 'rule.email' }];
     vi.stubGlobal('fetch', answer({ code: -2, msg: 'Emails: invalid', data: { errors } }));

@@ -102,6 +102,8 @@ export async function call<N extends EndpointName>(
   const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
   const token = getToken();
   if (token) headers.logintoken = token;
+  // The session this request was sent in (another request may end it meanwhile).
+  const sentIn = sessionGeneration();
   if (!isGet)
     headers['Content-Type'] = isJson ? 'application/json' : 'application/x-www-form-urlencoded;charset=UTF-8';
 
@@ -138,7 +140,7 @@ export async function call<N extends EndpointName>(
       if (timedOut) return fail(i18n.t('common.request.timeout', { seconds: seconds(timeoutMs) }), 'timeout');
       return fail(i18n.t('common.request.unreadable'), 'http');
     }
-    return handleEnvelope(name, endpoint, envelope, options) as EndpointData<N>;
+    return handleEnvelope(name, endpoint, envelope, options, sentIn) as EndpointData<N>;
   } finally {
     clearTimeout(timer);
     if (!options.silent) endLoading();
@@ -150,6 +152,7 @@ const handleEnvelope = (
   endpoint: Endpoint,
   envelope: Envelope<unknown>,
   options: CallOptions,
+  sentIn: number,
 ): unknown => {
   const { code } = envelope;
   if (code === undefined || code === Code.OK) {
@@ -162,8 +165,10 @@ const handleEnvelope = (
   const text = envelope.msg || envelope.info || i18n.t('api.serverError');
 
   if (code === Code.NOT_LOGGED_IN) {
-    const wanted = currentPath();
     const again = i18n.t('api.notLoggedIn');
+    // Requests sent together fail together: the first ends the session, says so and redirects once.
+    if (sessionGeneration() !== sentIn) throw new ApiError(again, 'session', code);
+    const wanted = currentPath();
     clearSession();
     void toast('error', again, seconds(limits.toastMs), { outlivesLayout: true });
     if (!wanted.startsWith('/login')) navigate(loginPath(wanted), { replace: true });
@@ -197,6 +202,8 @@ export async function download<N extends EndpointName>(name: N, params: CallPara
   const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
   const token = getToken();
   if (token) headers.logintoken = token;
+  // The session this request was sent in (another request may end it meanwhile).
+  const sentIn = sessionGeneration();
   beginLoading();
   try {
     let response: Response;
@@ -215,7 +222,7 @@ export async function download<N extends EndpointName>(name: N, params: CallPara
     }
     if (!response.ok) return fail(i18n.t('common.request.http', { status: response.status }), 'http');
     if ((response.headers.get('Content-Type') ?? '').includes('application/json')) {
-      handleEnvelope(name, endpoint, (await response.json()) as Envelope<unknown>, {});
+      handleEnvelope(name, endpoint, (await response.json()) as Envelope<unknown>, {}, sentIn);
       return;
     }
     const disposition = response.headers.get('Content-Disposition') ?? '';

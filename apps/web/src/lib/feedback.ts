@@ -25,20 +25,37 @@ const staticApi = async (): Promise<MessageApi> =>
 
 type Kind = 'success' | 'error' | 'warning' | 'info';
 
+/** Toasts on screen, by kind and text: the same one asked for again is not shown twice. */
+const showing = new Map<string, Promise<void>>();
+
 /**
  * Shows a toast for `seconds`; resolves when it closes. `outlivesLayout` is for toasts shown while
  * leaving the signed-in area (session ended): the layout's toast host unmounts, the static one stays.
+ * One event is one message: while a toast is on screen, the same kind and text (several requests
+ * failing alike at once, e.g. an ended session) join it instead of stacking.
  */
-export const toast = async (
+export const toast = (
   kind: Kind,
   text: string,
   seconds: number,
   { outlivesLayout = false }: { outlivesLayout?: boolean } = {},
 ): Promise<void> => {
-  const api = (!outlivesLayout && messageApi) || (await staticApi());
-  await new Promise<void>((resolve) => {
-    void api[kind](text, seconds, () => resolve());
-  });
+  const key = `${kind}\u0000${text}`;
+  const shown = showing.get(key);
+  if (shown) return shown;
+  const closed = (async () => {
+    const api = (!outlivesLayout && messageApi) || (await staticApi());
+    await new Promise<void>((resolve) => {
+      // Whichever comes first: the toast's close, or its time (a host that never calls back).
+      const timer = setTimeout(resolve, seconds * 1000);
+      void api[kind](text, seconds, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  })().finally(() => showing.delete(key));
+  showing.set(key, closed);
+  return closed;
 };
 
 /** Closes toasts of the static message API (a failed login's error once the login succeeded). */
