@@ -12,8 +12,8 @@ const demoBoxes: { name: string; kind: FboxKind; tanks: number; miners: number }
   { name: 'Air 01', kind: 'air', tanks: 0, miners: 60 },
 ];
 
-/** Reporting interval of the demo gateways: short, so the console visibly moves. */
-const demoIntervalS = 12;
+/** Reporting interval of the demo gateways: short, so the console visibly moves (one the settings offer). */
+const demoIntervalS = 10;
 
 /** Creates the demo FBOXes (with MQTT accounts and tanks) in the demo area; miners come from telemetry. */
 export const seedDemoFboxes = async (app: FastifyInstance, areaId: number): Promise<void> => {

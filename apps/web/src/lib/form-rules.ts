@@ -83,3 +83,18 @@ export const applyFieldErrors = (form: FormInstance, errors: FieldError[], prefi
   form.setFields(fields);
   return unmatched;
 };
+
+/** The voltage band rule: minimum below maximum (both known). */
+export const voltageOrderOk = (min: unknown, max: unknown): boolean =>
+  typeof min !== 'number' || typeof max !== 'number' || min < max;
+
+/**
+ * On `voltage_min` and `voltage_max` (each depending on the other): the minimum must stay below the
+ * maximum, said on the field as it is typed, before the server answers.
+ */
+export const voltageOrderRule: Rule = ({ getFieldValue }) => ({
+  validator: async () => {
+    if (!voltageOrderOk(getFieldValue('voltage_min'), getFieldValue('voltage_max')))
+      throw new Error(localizeRule('rule.voltageMinBelowMax'));
+  },
+});

@@ -49,6 +49,24 @@ describe('ConfigFields', () => {
     expect(onFinish).not.toHaveBeenCalled();
   });
 
+  it('keeps out-of-range numbers as typed and refuses them on their fields', async () => {
+    const { onFinish, submit } = setup(false);
+    const typed = { voltage_min: '300', voltage_max: '500', delay_switch_value: '20000' };
+    for (const [field, value] of Object.entries(typed)) {
+      const input = screen.getByTestId(`config-${field}`);
+      act(() => input.focus());
+      fireEvent.change(input, { target: { value } });
+      fireEvent.focusOut(input);
+    }
+    await submit();
+    await waitFor(() =>
+      expect(document.querySelectorAll('.ant-form-item-explain-error').length).toBeGreaterThan(0),
+    );
+    for (const [field, value] of Object.entries(typed))
+      expect((screen.getByTestId(`config-${field}`) as HTMLInputElement).value).toBe(value);
+    expect(onFinish).not.toHaveBeenCalled();
+  });
+
   it('submits the values in range', async () => {
     const { onFinish, submit } = setup(false);
     fireEvent.change(screen.getByTestId('config-delay_switch_value'), { target: { value: '2500' } });

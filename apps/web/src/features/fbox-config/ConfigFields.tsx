@@ -7,12 +7,11 @@ import {
 } from '@fbox/contracts';
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
-import InputNumber from 'antd/es/input-number';
 import Space from 'antd/es/space';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizeRule, schemaRule } from '../../lib/form-rules';
-import { voltageOrderOk } from './config-form';
+import { NumberInput } from '../../components/NumberInput';
+import { schemaRule, voltageOrderRule } from '../../lib/form-rules';
 
 const ranges: Record<FboxConfigField, { min: number; max: number; unit: string }> = {
   voltage_min: { min: limits.voltageReferenceMin, max: limits.voltageReferenceMax, unit: 'V' },
@@ -68,21 +67,10 @@ export const ConfigFields = ({
                 }
                 rules={[
                   schemaRule(fboxConfigFieldSchemas[field], { label }),
-                  ({ getFieldValue }) => ({
-                    validator: async () => {
-                      if (
-                        voltage &&
-                        !voltageOrderOk(getFieldValue('voltage_min'), getFieldValue('voltage_max'))
-                      )
-                        throw new Error(localizeRule('rule.voltageMinBelowMax'));
-                    },
-                  }),
+                  ...(voltage ? [voltageOrderRule] : []),
                 ]}
               >
-                <InputNumber
-                  min={range.min}
-                  max={range.max}
-                  precision={0}
+                <NumberInput
                   suffix={range.unit}
                   disabled={disabled || inherited}
                   style={{ width: 180 }}

@@ -1,6 +1,7 @@
 import { builtinFboxConfig, type FboxConfig } from '@fbox/contracts';
 import { describe, expect, it } from 'vitest';
-import { notApplied, toFormValues, toSaveBody, voltageOrderOk } from './config-form';
+import { voltageOrderOk } from '../../lib/form-rules';
+import { notApplied, toFormValues, toSaveBody } from './config-form';
 
 const config: FboxConfig = {
   fbox_id: 1,

@@ -28,7 +28,3 @@ export const toSaveBody = (values: ConfigFormValues): Record<FboxConfigField, nu
 /** Fields whose effective value is not what the box last got (a mine default changed since). */
 export const notApplied = (config: FboxConfig): FboxConfigField[] =>
   fboxConfigFields.filter((field) => config.values[field] !== config.applied[field]);
-
-/** The voltage band rule: minimum below maximum (both known). */
-export const voltageOrderOk = (min: unknown, max: unknown): boolean =>
-  typeof min !== 'number' || typeof max !== 'number' || min < max;

@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
-import InputNumber from 'antd/es/input-number';
 import Space from 'antd/es/space';
 import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
+import { NumberInput } from '../../../components/NumberInput';
 import { localizeRule, schemaRule } from '../../../lib/form-rules';
 import { showServerErrors } from '../../../lib/server-errors';
 import { fboxConfigKeys, OverclockPolicyNote } from '../../fbox-config';
@@ -93,7 +93,7 @@ export const SwitchesForm = ({ user }: { user: UserInfo }) => {
           label={t('field.min')}
           rules={[schemaRule(frequency, { label: t('field.min') })]}
         >
-          <InputNumber disabled={!autoOn} precision={0} style={{ width: 160 }} />
+          <NumberInput disabled={!autoOn} style={{ width: 160 }} />
         </Form.Item>
         <Form.Item
           name="max"
@@ -110,7 +110,7 @@ export const SwitchesForm = ({ user }: { user: UserInfo }) => {
             }),
           ]}
         >
-          <InputNumber disabled={!autoOn} precision={0} style={{ width: 160 }} />
+          <NumberInput disabled={!autoOn} style={{ width: 160 }} />
         </Form.Item>
       </Space>
       <Form.Item name="pool_config_status" label={t('field.pool_config_status')} valuePropName="checked">
@@ -122,13 +122,7 @@ export const SwitchesForm = ({ user }: { user: UserInfo }) => {
         extra={t('auth.account.delayHint')}
         rules={[schemaRule(delay, { label: t('field.delay_switch_value') })]}
       >
-        <InputNumber
-          min={limits.delaySwitchMin}
-          max={limits.delaySwitchMax}
-          precision={0}
-          suffix={t('auth.account.ms')}
-          style={{ width: 200 }}
-        />
+        <NumberInput suffix={t('auth.account.ms')} style={{ width: 200 }} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={setUserInfo.isPending}>
         {t('common.action.save')}

@@ -1,10 +1,10 @@
-import { type FboxDetail, FboxSettingBodySchema, limits, reportingIntervals } from '@fbox/contracts';
+import { type FboxDetail, FboxSettingBodySchema, isNoData, reportingIntervals } from '@fbox/contracts';
 import Form from 'antd/es/form';
-import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { schemaRule } from '../../../lib/form-rules';
+import { NumberInput } from '../../../components/NumberInput';
+import { schemaRule, voltageOrderRule } from '../../../lib/form-rules';
 import { showServerErrors } from '../../../lib/server-errors';
 import { useAreaList } from '../../mines';
 import { useFboxSetting, useTransferFbox } from '../api-fbox';
@@ -84,9 +84,7 @@ export const FboxSettingDialog = ({
       showServerErrors(form, error);
     }
   };
-  const number = (min: number, max: number, unit: string) => (
-    <InputNumber min={min} max={max} suffix={unit} style={{ width: '100%' }} />
-  );
+  const number = (unit: string) => <NumberInput suffix={unit} style={{ width: '100%' }} />;
   return (
     <FormModal
       open
@@ -103,24 +101,33 @@ export const FboxSettingDialog = ({
         initialValues={{
           voltage_min: fbox.voltage_min,
           voltage_max: fbox.voltage_max,
-          temperature_max: fbox.thresholds.temperature_max,
-          humidity_max: fbox.thresholds.humidity_max,
+          // A threshold never set (-999) opens empty, for the user to fill, not as a raw code.
+          temperature_max: isNoData(fbox.thresholds.temperature_max)
+            ? undefined
+            : fbox.thresholds.temperature_max,
+          humidity_max: isNoData(fbox.thresholds.humidity_max) ? undefined : fbox.thresholds.humidity_max,
           reporting_interval: fbox.reporting_interval_s,
         }}
       >
-        <Form.Item name="voltage_min" label={t('field.voltage_min')} rules={[rule('voltage_min')]} required>
-          {number(limits.voltageReferenceMin, limits.voltageReferenceMax, 'V')}
-        </Form.Item>
-        <Form.Item name="voltage_max" label={t('field.voltage_max')} rules={[rule('voltage_max')]} required>
-          {number(limits.voltageReferenceMin, limits.voltageReferenceMax, 'V')}
-        </Form.Item>
+        {(['voltage_min', 'voltage_max'] as const).map((name, i, band) => (
+          <Form.Item
+            key={name}
+            name={name}
+            label={t(`field.${name}`)}
+            rules={[rule(name), voltageOrderRule]}
+            dependencies={[band[1 - i]!]}
+            required
+          >
+            {number('V')}
+          </Form.Item>
+        ))}
         <Form.Item
           name="temperature_max"
           label={t('field.temperature_max')}
           rules={[rule('temperature_max')]}
           required
         >
-          {number(0, 100, '°C')}
+          {number('°C')}
         </Form.Item>
         <Form.Item
           name="humidity_max"
@@ -128,7 +135,7 @@ export const FboxSettingDialog = ({
           rules={[rule('humidity_max')]}
           required
         >
-          {number(0, 100, '%')}
+          {number('%')}
         </Form.Item>
         <Form.Item
           name="reporting_interval"

@@ -1,14 +1,14 @@
-import { FboxCreateBodySchema, type FboxDetail, fboxKinds, limits } from '@fbox/contracts';
+import { FboxCreateBodySchema, type FboxDetail, fboxKinds } from '@fbox/contracts';
 import Col from 'antd/es/col';
 import Divider from 'antd/es/divider';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
-import InputNumber from 'antd/es/input-number';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { schemaRule } from '../../../lib/form-rules';
+import { NumberInput } from '../../../components/NumberInput';
+import { schemaRule, voltageOrderRule } from '../../../lib/form-rules';
 import { showServerErrors } from '../../../lib/server-errors';
 import { useCreateFbox, useEditFbox } from '../api-fbox';
 import { useKindLabels } from './labels';
@@ -59,6 +59,8 @@ const initialOf = (fbox: FboxDetail): FboxValues => ({
 const compact = (values: FboxValues) =>
   Object.fromEntries(Object.entries(values).filter(([, value]) => filled(value))) as unknown as FboxValues;
 
+const voltageFields: string[] = ['voltage_min', 'voltage_max'];
+
 /** Creates an FBOX, or edits one when `fbox` is given. Rules come from the contract schema. */
 export const FboxFormDialog = ({
   open,
@@ -85,7 +87,8 @@ export const FboxFormDialog = ({
     <Form.Item
       name={name}
       label={t(`field.${name}` as 'field.name')}
-      rules={[rule(name, optional)]}
+      rules={voltageFields.includes(name) ? [rule(name, optional), voltageOrderRule] : [rule(name, optional)]}
+      dependencies={voltageFields.filter((other) => voltageFields.includes(name) && other !== name)}
       required={!optional}
     >
       {input}
@@ -102,14 +105,7 @@ export const FboxFormDialog = ({
     }
   };
 
-  const voltage = (
-    <InputNumber
-      min={limits.voltageReferenceMin}
-      max={limits.voltageReferenceMax}
-      suffix={VOLT}
-      style={{ width: '100%' }}
-    />
-  );
+  const voltage = <NumberInput suffix={VOLT} style={{ width: '100%' }} />;
 
   return (
     <FormModal
@@ -174,7 +170,7 @@ export const FboxFormDialog = ({
           {([1, 2] as const).map((no) => (
             <Col xs={24} md={12} key={no}>
               {item(`meter${no}_number`, <Input maxLength={64} />)}
-              {item(`meter${no}_ratio`, <InputNumber min={0} style={{ width: '100%' }} />)}
+              {item(`meter${no}_ratio`, <NumberInput style={{ width: '100%' }} />)}
             </Col>
           ))}
         </Row>

@@ -1,14 +1,14 @@
 import type { EndpointName } from '@fbox/contracts';
-import { limits, MinerOverclockBodySchema, MinerPoolBodySchema } from '@fbox/contracts';
+import { MinerOverclockBodySchema, MinerPoolBodySchema } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
-import InputNumber from 'antd/es/input-number';
 import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Space from 'antd/es/space';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NumberInput } from '../../../components/NumberInput';
 import { useCan } from '../../../lib/access';
 import { schemaRule } from '../../../lib/form-rules';
 import { type MinerBulkAction, useDeleteMiners, useMinerAction } from '../api-miner';
@@ -186,11 +186,7 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
           label={t('field.min')}
           rules={[schemaRule(overclockShape.min, { label: t('field.min'), when: filled })]}
         >
-          <InputNumber
-            min={limits.autoFrequencyMin}
-            max={limits.autoFrequencyMax}
-            style={{ width: '100%' }}
-          />
+          <NumberInput style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item
           name="max"
@@ -207,11 +203,7 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
             }),
           ]}
         >
-          <InputNumber
-            min={limits.autoFrequencyMin}
-            max={limits.autoFrequencyMax}
-            style={{ width: '100%' }}
-          />
+          <NumberInput style={{ width: '100%' }} />
         </Form.Item>
       </BulkFormDialog>
     </Space>

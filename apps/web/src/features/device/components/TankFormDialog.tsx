@@ -1,10 +1,10 @@
 import { TankAddBodySchema, type TankDetail } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
-import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
+import { NumberInput } from '../../../components/NumberInput';
 import { schemaRule } from '../../../lib/form-rules';
 import { showServerErrors } from '../../../lib/server-errors';
 import { useFboxOptions } from '../api-fbox';
@@ -91,7 +91,7 @@ export const TankFormDialog = ({ tank, onClose }: { tank?: TankDetail; onClose: 
           label={t('device.tank.no')}
           rules={[schemaRule(shape.no, { label: t('device.tank.no'), when: filled })]}
         >
-          <InputNumber min={1} max={64} style={{ width: '100%' }} placeholder={t('device.tank.noHint')} />
+          <NumberInput style={{ width: '100%' }} placeholder={t('device.tank.noHint')} />
         </Form.Item>
       </Form>
     </FormModal>

@@ -1,8 +1,8 @@
-import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import Space from 'antd/es/space';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NumberInput } from '../../../components/NumberInput';
 
 type Unit = 's' | 'min';
 const factors: Record<Unit, number> = { s: 1, min: 60 };
@@ -32,16 +32,16 @@ export const DurationInput = ({ value, onChange, id, defaultUnit = 'min', second
   });
   const factor = factors[unit];
   const shown = value === undefined || value === null ? null : value / factor;
+  // Seconds as typed (to the millisecond, dropping float noise such as 0.1 × 60): a fraction of a
+  // second is for the rules to refuse, not for this input to round away.
   const emit = (number: number | null, inUnit: Unit) =>
-    onChange?.(number === null ? undefined : Math.round(number * factors[inUnit]));
+    onChange?.(number === null ? undefined : Math.round(number * factors[inUnit] * 1000) / 1000);
 
   return (
     <Space.Compact style={{ width: '100%' }}>
-      <InputNumber<number>
+      <NumberInput
         id={id}
         value={shown}
-        min={0}
-        precision={unit === 'min' ? 2 : 0}
         style={{ width: '100%' }}
         onChange={(number) => emit(number, unit)}
         data-testid={testId}

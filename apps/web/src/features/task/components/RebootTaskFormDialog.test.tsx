@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RebootTaskFormDialog } from './RebootTaskFormDialog';
+import { TempTaskFormDialog } from './TempTaskFormDialog';
 
 /** The dialog against a fake server answering the group list and recording what is saved. */
 const saved: unknown[] = [];
@@ -111,5 +112,53 @@ describe('RebootTaskFormDialog', { timeout: 30_000 }, () => {
     expect('power_off_seconds' in (saved[0] as { body: object }).body).toBe(false);
     // The fake server refused the end time: its message sits under the End time field.
     expect(await screen.findByText('Start must be earlier than end')).toBeTruthy();
+  });
+
+  it('keeps numbers out of range as typed and refuses them, sending nothing', async () => {
+    renderDialog('miner');
+    const input = (testId: string) => {
+      const field = screen.getByTestId(testId);
+      return (field.tagName === 'INPUT' ? field : field.querySelector('input')) as HTMLInputElement;
+    };
+    await screen.findByTestId('task-form-name');
+    for (const [testId, value] of [
+      ['task-form-hashrate', '0'],
+      ['task-form-limit', '0'],
+    ] as const) {
+      act(() => input(testId).focus());
+      fireEvent.change(input(testId), { target: { value } });
+      fireEvent.focusOut(input(testId));
+    }
+    fireEvent.click(screen.getByTestId('task-form-save'));
+    const help = (field: string) =>
+      document.getElementById(`rebootTaskForm-miner_${field}_help`)?.textContent ?? '';
+    await waitFor(() => expect(help('hashrate_threshold')).toMatch(/1.*1000/));
+    expect(help('reboot_limit')).toMatch(/Maximum reboot count must be/);
+    expect(input('task-form-hashrate').value).toBe('0');
+    expect(input('task-form-limit').value).toBe('0');
+    act(() => input('task-form-hashrate').focus());
+    fireEvent.change(input('task-form-hashrate'), { target: { value: '1001' } });
+    fireEvent.focusOut(input('task-form-hashrate'));
+    expect(input('task-form-hashrate').value).toBe('1001');
+    expect(saved).toEqual([]);
+  });
+
+  it('keeps a temperature below 10 °C as typed and refuses it', async () => {
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <TempTaskFormDialog onClose={() => undefined} />
+      </QueryClientProvider>,
+    );
+    const field = await screen.findByTestId('task-form-threshold');
+    const input = (field.tagName === 'INPUT' ? field : field.querySelector('input')) as HTMLInputElement;
+    act(() => input.focus());
+    fireEvent.change(input, { target: { value: '5' } });
+    fireEvent.focusOut(input);
+    fireEvent.click(screen.getByTestId('task-form-save'));
+    await waitFor(() =>
+      expect(document.querySelector('#tempTaskForm_threshold_help, [id$="threshold_help"]')).toBeTruthy(),
+    );
+    expect(input.value).toBe('5');
+    expect(saved).toEqual([]);
   });
 });

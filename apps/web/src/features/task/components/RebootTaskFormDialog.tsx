@@ -42,14 +42,7 @@ export const RebootTaskFormDialog = ({
         min: limits.hashrateConditionMin,
         max: limits.hashrateConditionMax,
       }),
-      input: (
-        <TaskNumberInput
-          min={limits.hashrateConditionMin}
-          max={limits.hashrateConditionMax}
-          suffix={TH}
-          testId="task-form-hashrate"
-        />
-      ),
+      input: <TaskNumberInput suffix={TH} testId="task-form-hashrate" />,
     },
     {
       name: 'duration_seconds',
@@ -72,13 +65,13 @@ export const RebootTaskFormDialog = ({
       name: 'reboot_limit',
       label: t('field.reboot_limit'),
       extra: t('task.form.limitHint'),
-      input: <TaskNumberInput min={limits.rebootCountMin} precision={0} testId="task-form-limit" />,
+      input: <TaskNumberInput testId="task-form-limit" />,
     },
     {
       name: 'simultaneous_count',
       label: t('field.simultaneous_count'),
       extra: t('task.form.simultaneousHint'),
-      input: <TaskNumberInput min={1} precision={0} testId="task-form-simultaneous" />,
+      input: <TaskNumberInput testId="task-form-simultaneous" />,
     },
     {
       name: 'batch_interval_seconds',

@@ -2,13 +2,13 @@ import { type GroupType, limits } from '@fbox/contracts';
 import Col from 'antd/es/col';
 import Form, { type FormItemProps } from 'antd/es/form';
 import Input from 'antd/es/input';
-import InputNumber, { type InputNumberProps } from 'antd/es/input-number';
 import Row from 'antd/es/row';
 import type { Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormModal } from '../../../components/FormModal';
+import { NumberInput, type NumberInputProps } from '../../../components/NumberInput';
 import { showServerErrors } from '../../../lib/server-errors';
 import { endAfterStartRule, fieldRules, groupRules, requiredRule, topLevelField } from '../task-form';
 import { GroupSelect } from './GroupSelect';
@@ -33,8 +33,8 @@ export interface TaskField<V> {
 }
 
 /** A number input as wide as its column, as every number of a task form is. */
-export const TaskNumberInput = ({ testId, ...props }: InputNumberProps<number> & { testId: string }) => (
-  <InputNumber<number> style={{ width: '100%' }} data-testid={testId} {...props} />
+export const TaskNumberInput = ({ testId, ...props }: NumberInputProps & { testId: string }) => (
+  <NumberInput style={{ width: '100%' }} data-testid={testId} {...props} />
 );
 
 /** One field of the form, whatever it holds. */

@@ -38,7 +38,7 @@ export const TempTaskFormDialog = ({ task, onClose }: { task?: TempTask; onClose
       name: 'threshold',
       label: t('task.form.threshold'),
       extra: t('task.form.thresholdHint', { min: limits.temperatureMin }),
-      input: <TaskNumberInput min={limits.temperatureMin} suffix={CELSIUS} testId="task-form-threshold" />,
+      input: <TaskNumberInput suffix={CELSIUS} testId="task-form-threshold" />,
     },
     {
       name: 'duration_seconds',
@@ -50,7 +50,7 @@ export const TempTaskFormDialog = ({ task, onClose }: { task?: TempTask; onClose
       name: 'hysteresis',
       label: t('field.hysteresis'),
       extra: t('task.form.hysteresisHint'),
-      input: <TaskNumberInput min={0.5} max={20} step={0.5} suffix={CELSIUS} testId="task-form-hysteresis" />,
+      input: <TaskNumberInput suffix={CELSIUS} testId="task-form-hysteresis" />,
     },
   ];
 
