@@ -240,6 +240,17 @@ describe('live mine', () => {
     await visitLivePages('zh');
   });
 
+  it('shows the miner list of a link with an unknown filter value, with a notice instead of an error', async () => {
+    const { page, context, errors } = await signedIn(browser, server, 'en');
+    await page.goto(`${server.url}/device/machineList?status=1`);
+    const table = page.getByTestId('miner-list-table');
+    await rows(table).first().waitFor();
+    await expect.poll(() => page.getByTestId('miner-list-table-ignored').textContent()).toContain('status=1');
+    expect(await page.getByText('The list could not be loaded').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('restarts a miner from the list: its outcome is acknowledged, then it shows offline', async () => {
     const { page, context, errors } = await signedIn(browser, server, 'en');
     await page.goto(`${server.url}/device/machineList`);

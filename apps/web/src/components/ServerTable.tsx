@@ -1,4 +1,5 @@
 import { ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Empty from 'antd/es/empty';
@@ -176,6 +177,17 @@ export const ServerTable = <T extends object>({
           </Popover>
         </Space>
       </div>
+      {list.ignored.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid={`${testId}-ignored`}
+          title={t('common.table.ignoredFilter', {
+            params: list.ignored.map(({ key, value }) => `${key}=${value}`).join(', '),
+          })}
+        />
+      )}
       <Table<T>
         data-testid={testId}
         rowKey={rowKey}

@@ -1,6 +1,14 @@
+import { MinerListQuerySchema } from '@fbox/contracts';
 import { describe, expect, it } from 'vitest';
 import { tableChangeToQuery } from '../components/server-table-mapping';
-import { nextListQuery, parseListQuery, sortOrderOf, toRequestParams, writeListQuery } from './list-query';
+import {
+  ignoredParams,
+  nextListQuery,
+  parseListQuery,
+  sortOrderOf,
+  toRequestParams,
+  writeListQuery,
+} from './list-query';
 
 const config = { filterKeys: ['status', 'keyword'] as const, defaultLimit: 20 };
 
@@ -98,5 +106,32 @@ describe('antd table changes', () => {
       columns,
     );
     expect(nextListQuery(previous, change)).toMatchObject({ page: 1, filters: { status: 'online' } });
+  });
+});
+
+describe('a link with filter values the list does not know', () => {
+  const config = { filterKeys: ['status', 'model'], schema: MinerListQuerySchema };
+
+  it('leaves them out of the request and names them, keeping the values it knows', () => {
+    const search = new URLSearchParams('status=1&model=S19%20Pro&sort=-bogus&page=2');
+    expect(parseListQuery(search, config)).toEqual({
+      page: 2,
+      limit: 20,
+      sort: undefined,
+      filters: { model: 'S19 Pro' },
+    });
+    expect(ignoredParams(search, config)).toEqual([
+      { key: 'status', value: '1' },
+      { key: 'sort', value: '-bogus' },
+    ]);
+  });
+
+  it('ignores nothing when every value is one the list knows', () => {
+    const search = new URLSearchParams('status=online&sort=-hashrate_realtime');
+    expect(parseListQuery(search, config)).toMatchObject({
+      sort: '-hashrate_realtime',
+      filters: { status: 'online' },
+    });
+    expect(ignoredParams(search, config)).toEqual([]);
   });
 });

@@ -11,9 +11,19 @@ export interface ListQuery {
   filters: Record<string, string | undefined>;
 }
 
+/** A list endpoint's query schema (contracts): each filter and the sort are checked with their own. */
+export interface QuerySchema {
+  shape: Record<string, { safeParse(value: unknown): { success: boolean } }>;
+}
+
 export interface ListQueryConfig {
   /** Query parameter names that are filters of this list (others in the URL are left alone). */
   filterKeys: readonly string[];
+  /**
+   * The endpoint's query schema: a filter or sort value in the URL that it refuses (an old or
+   * hand-made link, `?status=1`) is left out of the request and reported, not sent to fail the list.
+   */
+  schema?: QuerySchema;
   defaultLimit?: number;
   /** The largest page size the server accepts (DESIGN §5: 500). */
   maxLimit?: number;
@@ -38,11 +48,26 @@ export const parseListQuery = (search: URLSearchParams, config: ListQueryConfig)
   const filters: Record<string, string | undefined> = {};
   for (const key of config.filterKeys) {
     const value = search.get(key);
-    if (value !== null && value !== '') filters[key] = value;
+    if (value !== null && value !== '' && accepted(config, key, value)) filters[key] = value;
   }
-  const sort = search.get('sort') || undefined;
+  const sortText = search.get('sort') || undefined;
+  const sort = sortText && accepted(config, 'sort', sortText) ? sortText : undefined;
   return { page: positiveInt(search.get('page'), 1), limit, sort, filters };
 };
+
+/** Whether the list's schema (if any) takes this value of a URL parameter. */
+const accepted = (config: ListQueryConfig, key: string, value: string): boolean =>
+  config.schema?.shape[key]?.safeParse(value).success ?? true;
+
+/** The filter and sort parameters of the URL that the list's schema refuses (left out of requests). */
+export const ignoredParams = (
+  search: URLSearchParams,
+  config: ListQueryConfig,
+): { key: string; value: string }[] =>
+  [...config.filterKeys, 'sort'].flatMap((key) => {
+    const value = search.get(key);
+    return value !== null && value !== '' && !accepted(config, key, value) ? [{ key, value }] : [];
+  });
 
 /**
  * Writes a list query into search parameters, keeping parameters that are not part of the list (an

@@ -144,6 +144,8 @@ export const en = {
   'common.table.columns': 'Columns',
   'common.table.empty': 'No data',
   'common.table.error': 'The list could not be loaded',
+  'common.table.ignoredFilter':
+    'This link asks for {{params}}, which this list does not know: it is shown without it.',
   'common.table.total': '{{total}} in total',
   'common.uptime.days': '{{count}} d',
   'common.uptime.hours': '{{count}} h',

@@ -142,6 +142,7 @@ export const zh: Record<keyof typeof en, string> = {
   'common.table.columns': '列设置',
   'common.table.empty': '暂无数据',
   'common.table.error': '列表加载失败',
+  'common.table.ignoredFilter': '链接中的筛选条件 {{params}} 无法识别，已忽略后显示列表。',
   'common.table.total': '共 {{total}} 条',
   'common.uptime.days': '{{count}}天',
   'common.uptime.hours': '{{count}}小时',

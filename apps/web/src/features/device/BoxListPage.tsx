@@ -1,4 +1,5 @@
 import type { FboxListItem } from '@fbox/contracts';
+import { FboxListQuerySchema } from '@fbox/contracts';
 import Card from 'antd/es/card';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +24,7 @@ const filterKeys = ['keyword', 'status', 'kind'] as const;
 /** FBOX list (/device/boxList): server-paged, searchable, with status and kind filters. */
 export const BoxListPage = () => {
   const { t } = useTranslation();
-  const list = useListQuery({ filterKeys });
+  const list = useListQuery({ filterKeys, schema: FboxListQuerySchema });
   const fboxes = useFboxList(list.query);
   const kindLabels = useKindLabels();
   const statusOptions = useStatusOptions();

@@ -1,5 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import type { MinerListItem } from '@fbox/contracts';
+import { MinerListQuerySchema } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Typography from 'antd/es/typography';
@@ -40,7 +41,7 @@ const filterKeys = [
  */
 export const MinerListPage = () => {
   const { t } = useTranslation();
-  const list = useListQuery({ filterKeys });
+  const list = useListQuery({ filterKeys, schema: MinerListQuerySchema });
   const miners = useMinerList(list.query);
   const modeLabels = useModeLabels();
   const statusOptions = useStatusOptions();

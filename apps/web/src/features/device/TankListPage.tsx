@@ -1,4 +1,5 @@
 import type { TankListItem } from '@fbox/contracts';
+import { TankListQuerySchema } from '@fbox/contracts';
 import Card from 'antd/es/card';
 import Select from 'antd/es/select';
 import Tag from 'antd/es/tag';
@@ -25,7 +26,7 @@ const filterKeys = ['keyword', 'status', 'fbox_id'] as const;
 /** Tank list (/device/deviceList): server-paged, by FBOX and status, searchable. */
 export const TankListPage = () => {
   const { t } = useTranslation();
-  const list = useListQuery({ filterKeys });
+  const list = useListQuery({ filterKeys, schema: TankListQuerySchema });
   const tanks = useTankList(list.query);
   const fboxes = useFboxOptions();
   const statusOptions = useStatusOptions();

@@ -1,5 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import type { OplogEntry } from '@fbox/contracts';
+import { OplogListQuerySchema } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import { useMemo } from 'react';
@@ -20,7 +21,7 @@ const filterKeys = ['user_id', 'action', 'mine_id', 'outcome', 'from', 'to'] as 
  */
 export const OperationLogPage = () => {
   const { t } = useTranslation();
-  const list = useListQuery({ filterKeys });
+  const list = useListQuery({ filterKeys, schema: OplogListQuerySchema });
   const log = useOplogList(list.query);
   const columns = useMemo(() => oplogColumns(t), [t]);
   return (

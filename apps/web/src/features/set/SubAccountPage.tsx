@@ -1,4 +1,5 @@
 import type { SubAccount } from '@fbox/contracts';
+import { SubAccountListQuerySchema } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Popconfirm from 'antd/es/popconfirm';
@@ -54,7 +55,7 @@ const StatusSwitch = ({ account }: { account: SubAccount }) => {
  */
 export const SubAccountPage = () => {
   const { t } = useTranslation();
-  const list = useListQuery({ filterKeys });
+  const list = useListQuery({ filterKeys, schema: SubAccountListQuerySchema });
   const accounts = useSubAccountList(list.query);
   const remove = useDeleteSubAccount();
   const authorityLabels = useAuthorityLabels();

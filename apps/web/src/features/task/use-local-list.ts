@@ -13,5 +13,6 @@ export const useLocalListQuery = (defaultLimit = 20): ListQueryState => {
     [],
   );
   const setFilters = useCallback((filters: ListQuery['filters']) => update({ filters }), [update]);
-  return useMemo(() => ({ query, update, setFilters }), [query, update, setFilters]);
+  // Nothing comes from the URL here, so nothing is ignored.
+  return useMemo(() => ({ query, ignored: [], update, setFilters }), [query, update, setFilters]);
 };
