@@ -273,6 +273,16 @@ export const en = {
   'device.tank.load': 'Load',
   'device.tank.fanSwitch': 'Switch',
   'device.tank.manualOnly': 'Switch to manual control first',
+  'device.tank.modeConfirmTitle': 'Switch tank {{name}} to {{mode}} control?',
+  'device.tank.modeToManual':
+    'Its fans then run only as you switch them: the controller stops adjusting them to the oil temperature.',
+  'device.tank.modeToAuto':
+    'The controller then sets the fans by the oil temperature, overriding fans you switched by hand.',
+  'device.tank.fanConfirm': 'Turn fan {{no}} {{state}}?',
+  'device.tank.fanOffWarning': 'Less cooling: the oil temperature will rise.',
+  'device.tank.fanState': 'State',
+  'device.tank.fanRunning': 'Running',
+  'device.tank.fanStopped': 'Stopped',
   'device.tank.noFans': 'No fans reported',
   'device.miner.title': 'Miners',
   'device.miner.openList': 'Open in miner list',

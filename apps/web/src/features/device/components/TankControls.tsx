@@ -1,13 +1,15 @@
-import { type CommandRef, percentLoad, type TankDetail } from '@fbox/contracts';
+import { type CommandRef, isNoData, percentLoad, type TankDetail } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
+import Modal from 'antd/es/modal';
 import Popconfirm from 'antd/es/popconfirm';
 import Progress from 'antd/es/progress';
 import Segmented from 'antd/es/segmented';
 import Space from 'antd/es/space';
 import Switch from 'antd/es/switch';
 import Table from 'antd/es/table';
+import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
 import { CommandStatusTag } from '../../../components/CommandStatusTag';
 import { useCan } from '../../../lib/access';
@@ -18,8 +20,9 @@ import { useTrackedCommands } from '../use-command-outcomes';
 type Load = TankDetail['fans'][number];
 
 /**
- * Tank controls: control mode, energy-saving mode and each fan. Every change is a command to the
- * gateway, shown pending until it is acknowledged, fails or times out.
+ * Tank controls: control mode, energy-saving mode and each fan. Every change is confirmed first (it
+ * changes the tank's cooling) and is a command to the gateway, shown pending until it is
+ * acknowledged, fails or times out.
  */
 export const TankControls = ({ tank }: { tank: TankDetail }) => {
   const { t } = useTranslation();
@@ -33,6 +36,35 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
     return value ? <CommandStatusTag status={value} /> : null;
   };
   const manual = tank.control_mode === 'manual';
+  const [modal, holder] = Modal.useModal();
+  const confirm = (title: string, content: string, onOk: () => Promise<unknown>, danger = false) =>
+    void modal.confirm({
+      title,
+      content,
+      okText: t('common.action.ok'),
+      cancelText: t('common.action.cancel'),
+      okButtonProps: { danger },
+      onOk,
+    });
+  const switchMode = (control_mode: 'auto' | 'manual') =>
+    confirm(
+      t('device.tank.modeConfirmTitle', {
+        name: tank.name,
+        mode: control_mode === 'manual' ? t('device.tank.manual') : t('device.tank.auto'),
+      }),
+      control_mode === 'manual' ? t('device.tank.modeToManual') : t('device.tank.modeToAuto'),
+      () => mode.mutateAsync({ id: tank.id, control_mode }).then(track('mode')),
+    );
+  const switchFan = (no: number, state: 'on' | 'off') =>
+    confirm(
+      t('device.tank.fanConfirm', {
+        no,
+        state: state === 'on' ? t('common.state.on') : t('common.state.off'),
+      }),
+      state === 'off' ? t('device.tank.fanOffWarning') : '',
+      () => fan.mutateAsync({ id: tank.id, device: 'fan', no, status: state }).then(track(`fan-${no}`)),
+      state === 'off',
+    );
   // Mode and fans are the operator's tankControl rule; energy saving is configuration (managers).
   const can = useCan();
   const canSwitch = can('tankControllerSwitch');
@@ -41,6 +73,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
 
   return (
     <Card size="small" title={t('device.tank.controls')} data-testid="tank-controls">
+      {holder}
       <Descriptions size="small" column={1}>
         <Descriptions.Item label={t('device.tank.controlMode')}>
           <Space>
@@ -51,9 +84,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
                 { value: 'auto', label: t('device.tank.auto') },
                 { value: 'manual', label: t('device.tank.manual') },
               ]}
-              onChange={(control_mode) =>
-                void mode.mutateAsync({ id: tank.id, control_mode }).then(track('mode'))
-              }
+              onChange={switchMode}
               data-testid="tank-mode"
             />
             {status('mode')}
@@ -93,6 +124,19 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
         locale={{ emptyText: t('device.tank.noFans') }}
         columns={[
           { key: 'no', title: t('device.tank.fanNo'), dataIndex: 'no' },
+          {
+            key: 'state',
+            title: t('device.tank.fanState'),
+            // Its drive output: above zero it turns.
+            render: (_, f) =>
+              isNoData(f.value) ? (
+                '-'
+              ) : f.value > 0 ? (
+                <Tag color="green">{t('device.tank.fanRunning')}</Tag>
+              ) : (
+                <Tag>{t('device.tank.fanStopped')}</Tag>
+              ),
+          },
           { key: 'value', title: t('device.tank.fanSpeed'), render: (_, f) => showPlain(f.value, 0) },
           {
             key: 'load',
@@ -115,22 +159,16 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
                   size="small"
                   disabled={!manual || !canFan}
                   title={manual ? undefined : t('device.tank.manualOnly')}
-                  onClick={() =>
-                    void fan
-                      .mutateAsync({ id: tank.id, device: 'fan', no: f.no, status: 'on' })
-                      .then(track(`fan-${f.no}`))
-                  }
+                  onClick={() => switchFan(f.no, 'on')}
+                  data-testid={`tank-fan-${f.no}-on`}
                 >
                   {t('common.state.on')}
                 </Button>
                 <Button
                   size="small"
                   disabled={!manual || !canFan}
-                  onClick={() =>
-                    void fan
-                      .mutateAsync({ id: tank.id, device: 'fan', no: f.no, status: 'off' })
-                      .then(track(`fan-${f.no}`))
-                  }
+                  onClick={() => switchFan(f.no, 'off')}
+                  data-testid={`tank-fan-${f.no}-off`}
                 >
                   {t('common.state.off')}
                 </Button>
