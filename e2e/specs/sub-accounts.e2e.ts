@@ -72,6 +72,25 @@ describe('sub-accounts', () => {
     expect(text).toContain('Demo Mine');
     expect(text).not.toContain('Second Mine');
     expect(text).toContain('Miner control');
+
+    // The same username again: the refusal is said on the username field, not only in a toast.
+    await page.getByTestId('sub-create').click();
+    await form.waitFor();
+    await page.locator('#subAccount_username').fill(OPERATOR.username);
+    await page.locator('#subAccount_password').fill(OPERATOR.password);
+    await page.locator('#subAccount_nickname').fill('Second');
+    await choose(page, form.getByTestId('sub-mobile-code'), '44', { search: true });
+    await page.locator('#subAccount_mobileNumber').fill('7700900999');
+    await page.locator('#subAccount_email').fill('second@example.com');
+    await choose(page, form.getByTestId('sub-areas'), 'Demo Mine', { search: true });
+    await page.locator('.ant-modal-title').click();
+    await page.getByTestId('sub-account-save').click();
+    await page
+      .locator('#subAccount_username_help')
+      .getByText('This username is not available; choose another')
+      .waitFor();
+    await page.getByTestId('sub-account-form').getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,4 +1,4 @@
-import type { CodeValue, SharedMessageKey } from '@fbox/contracts';
+import { Code, type CodeValue, type SharedMessageKey } from '@fbox/contracts';
 
 /**
  * A business outcome other than success. Services throw it; the HTTP adapter turns it into the
@@ -15,3 +15,10 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/**
+ * A conflict one field's value caused (a name or number already used): the envelope carries it as
+ * that field's error, so the form says it on the field and not only in a toast.
+ */
+export const fieldConflict = (field: string, key: SharedMessageKey): ApiError =>
+  new ApiError(Code.CONFLICT, key, undefined, { errors: [{ field, rule: key }] });

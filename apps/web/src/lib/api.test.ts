@@ -115,6 +115,22 @@ describe('api client', () => {
     expect(toasts).toHaveLength(2);
   });
 
+  it('gives a form the field a conflict names (a username taken), without a toast as well', async () => {
+    const errors = [
+      {
+        field: 'username',
+        rule: 'api.usernameTaken',
+        message: 'This username is not available; choose another',
+      },
+    ];
+    vi.stubGlobal('fetch', answer({ code: -5, msg: errors[0]!.message, data: { errors } }));
+    const error = await call('subAccountCreate', {} as never, { quietValidation: true }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as ApiError).fieldErrors).toEqual(errors);
+    expect(toasts).toEqual([]);
+  });
+
   it('rejects -2 with the field errors so forms can show them', async () => {
     const errors = [{ field: 'pushContent.emailList.0', rule: 'rule.email', message: 'rule.email' }];
     vi.stubGlobal('fetch', answer({ code: -2, msg: 'Emails: invalid', data: { errors } }));

@@ -184,7 +184,8 @@ const handleEnvelope = (
     throw new ApiError(text, 'business', code, [], envelope.data);
   }
 
-  const fieldErrors = code === Code.VALIDATION ? readFieldErrors(envelope.data) : [];
+  // A refusal may name the fields that caused it: a -2 for their rules, a conflict for a name taken.
+  const fieldErrors = readFieldErrors(envelope.data);
   if (!(options.quietValidation && fieldErrors.length > 0)) {
     const shown = endpoint.info ? envelope.info || text : text;
     void toast('error', shown, seconds(limits.toastMs));

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DB } from '../../db/schema.js';
 import { newAgentKey } from '../../lib/agent-key.js';
-import { ApiError } from '../../lib/api-error.js';
+import { ApiError, fieldConflict } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
@@ -64,7 +64,7 @@ export class AreaService {
   /** Creates a mine of a master with a fresh Agent Key. */
   async create(ownerId: number, body: NewMine): Promise<Area> {
     const repo = new AreaRepository(this.db);
-    if (await repo.nameTaken(ownerId, body.area_name)) throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
+    if (await repo.nameTaken(ownerId, body.area_name)) throw fieldConflict('area_name', 'api.areaNameTaken');
     const mine = {
       ...body,
       electricity_hz: body.electricity_hz ?? limits.defaultElectricityHz,
@@ -73,7 +73,7 @@ export class AreaService {
     try {
       return await repo.insert(ownerId, mine, this.secrets.seal(newAgentKey()), this.clock());
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
+      if (isUniqueViolation(error)) throw fieldConflict('area_name', 'api.areaNameTaken');
       throw error;
     }
   }
@@ -86,7 +86,7 @@ export class AreaService {
     const repo = new AreaRepository(this.db);
     const area = await this.requireAccess(user, body.id);
     if (body.area_name !== undefined && (await repo.nameTaken(area.owner_id, body.area_name, body.id))) {
-      throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
+      throw fieldConflict('area_name', 'api.areaNameTaken');
     }
     const { id: _id, ...sent } = body;
     const values = Object.fromEntries(
@@ -95,7 +95,7 @@ export class AreaService {
     try {
       await repo.update(body.id, values, this.clock());
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ApiError(Code.CONFLICT, 'api.areaNameTaken');
+      if (isUniqueViolation(error)) throw fieldConflict('area_name', 'api.areaNameTaken');
       throw error;
     }
     return {

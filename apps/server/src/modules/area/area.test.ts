@@ -75,10 +75,15 @@ describeDb('areas (mines)', () => {
       { area_name: 'Alpha', electricity_price: 1 },
       { token },
     );
+    // Said on the field that caused it.
     expect(dup.json()).toEqual({
       code: Code.CONFLICT,
       msg: 'A mine with this name already exists',
-      data: null,
+      data: {
+        errors: [
+          { field: 'area_name', rule: 'api.areaNameTaken', message: 'A mine with this name already exists' },
+        ],
+      },
     });
     const rename = await post(t.app, '/index/fbox.area/edit', { id: beta.id, area_name: 'Alpha' }, { token });
     expect(rename.json().code).toBe(Code.CONFLICT);

@@ -1,25 +1,21 @@
-import {
-  Code,
-  type ObserverLink,
-  type ObserverLinkCreateBody,
-  type ObserverLinkListQuery,
-  type PoolSubaccount,
-  type PoolSubaccountListBody,
-  type PoolSubaccountSaveBody,
+import type {
+  ObserverLink,
+  ObserverLinkCreateBody,
+  ObserverLinkListQuery,
+  PoolSubaccount,
+  PoolSubaccountListBody,
+  PoolSubaccountSaveBody,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/errors.js';
-import { ApiError } from '../../lib/api-error.js';
+import { fieldConflict } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound, requireManage } from '../device-access.js';
 import { PoolRepository, type PoolSubaccountRow, type PoolSubaccountValues } from './pool.repository.js';
 
 type PoolDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas' | 'secrets'>;
 
-const subaccountTaken = () =>
-  new ApiError(Code.CONFLICT, 'api.poolSubaccountTaken', undefined, {
-    errors: [{ field: 'subaccount', rule: 'api.poolSubaccountTaken' }],
-  });
+const subaccountTaken = () => fieldConflict('subaccount', 'api.poolSubaccountTaken');
 
 const toSubaccount = (r: PoolSubaccountRow): PoolSubaccount => ({
   id: r.id,

@@ -12,7 +12,7 @@ import {
 } from '@fbox/contracts';
 import type { Kysely, Updateable } from 'kysely';
 import type { DB, UsersTable } from '../../db/schema.js';
-import { ApiError } from '../../lib/api-error.js';
+import { ApiError, fieldConflict } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { refuseCommonPassword } from '../../lib/common-passwords.js';
 import { hashPassword } from '../../lib/password.js';
@@ -195,11 +195,11 @@ export class SubAccountService {
     ownerId: number,
   ): Promise<void> {
     if (body.username !== undefined && (await repo.usernameTaken(body.username, exceptId)))
-      throw new ApiError(Code.CONFLICT, 'api.usernameTaken');
+      throw fieldConflict('username', 'api.usernameTaken');
     if (body.email !== undefined && (await users.emailTaken(body.email, exceptId, ownerId)))
-      throw new ApiError(Code.CONFLICT, 'api.duplicateEmail');
+      throw fieldConflict('email', 'api.duplicateEmail');
     if (body.mobile !== undefined && (await users.mobileTaken(body.mobile, exceptId, ownerId)))
-      throw new ApiError(Code.CONFLICT, 'api.duplicatePhone');
+      throw fieldConflict('mobile', 'api.duplicatePhone');
   }
 
   /**

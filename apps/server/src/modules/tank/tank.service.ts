@@ -16,7 +16,7 @@ import { issueBatch } from '../../devices/batch.js';
 import type { IssueCommand } from '../../devices/command.service.js';
 import { parseJson, readingOf, statusOf } from '../../devices/device-values.js';
 import { deviceHistory, retentionOf } from '../../devices/history.js';
-import { ApiError } from '../../lib/api-error.js';
+import { ApiError, fieldConflict } from '../../lib/api-error.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, notFound, requireManage } from '../device-access.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
@@ -40,10 +40,7 @@ const actionCommand: Record<TankAction, Pick<IssueCommand, 'kind' | 'params'>> =
   manual: { kind: 'tank.controller_switch', params: { control_mode: 'manual' } },
 };
 
-const tankNoTaken = () =>
-  new ApiError(Code.CONFLICT, 'api.tankNoTaken', undefined, {
-    errors: [{ field: 'no', rule: 'api.tankNoTaken' }],
-  });
+const tankNoTaken = () => fieldConflict('no', 'api.tankNoTaken');
 
 const listItem = (r: Omit<TankRow, 'fbox_key' | 'fbox_online'>): TankListItem => ({
   id: r.id,

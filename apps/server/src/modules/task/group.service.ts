@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/errors.js';
 import { statusOf } from '../../devices/device-values.js';
-import { ApiError } from '../../lib/api-error.js';
+import { ApiError, fieldConflict } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound, requireManage } from '../device-access.js';
 import { type MembersBody, MinerGroupRepository } from './group.repository.js';
@@ -18,7 +18,7 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
 
 /** A unique-name violation is the user's "name taken"; anything else is the server's error. */
 const nameTaken = (error: unknown): never => {
-  if (isUniqueViolation(error)) throw new ApiError(Code.CONFLICT, 'api.groupNameTaken');
+  if (isUniqueViolation(error)) throw fieldConflict('name', 'api.groupNameTaken');
   throw error;
 };
 

@@ -2,7 +2,7 @@ import { Code, type Language, type SetUserInfoBody, type UserInfo } from '@fbox/
 import type { Kysely, Updateable } from 'kysely';
 import { isUniqueViolation, uniqueIndexOf } from '../../db/errors.js';
 import type { DB, UsersTable } from '../../db/schema.js';
-import { ApiError } from '../../lib/api-error.js';
+import { ApiError, fieldConflict } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { hashPassword } from '../../lib/password.js';
 import { type NewUser, UserRepository } from './user.repository.js';
@@ -15,9 +15,9 @@ import { pushColumns, toUserInfo } from './user-info.js';
 export const accountConflict = (error: unknown): ApiError | undefined => {
   if (!isUniqueViolation(error)) return undefined;
   const index = uniqueIndexOf(error);
-  if (index === 'users_tenant_email') return new ApiError(Code.CONFLICT, 'api.duplicateEmail');
-  if (index === 'users_tenant_mobile') return new ApiError(Code.CONFLICT, 'api.duplicatePhone');
-  return new ApiError(Code.CONFLICT, 'api.usernameTaken');
+  if (index === 'users_tenant_email') return fieldConflict('email', 'api.duplicateEmail');
+  if (index === 'users_tenant_mobile') return fieldConflict('mobile', 'api.duplicatePhone');
+  return fieldConflict('username', 'api.usernameTaken');
 };
 
 /** Profile, switches and push settings of the signed-in user (`fbox.user/getuserinfo`, `setuserinfo`). */
