@@ -53,6 +53,16 @@ describe('console shell', () => {
     await context.close();
   });
 
+  it('opens the sidebar group of the page reached by its address', async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(`${server.url}/login?redirect=${encodeURIComponent('/logs/operationLog')}`);
+    await loginThroughForm(page, { expectPath: /\/logs\/operationLog/ });
+    const item = page.getByTestId('sidebar').getByRole('menuitem', { name: 'Operation log' });
+    await item.waitFor();
+    expect(await item.getAttribute('class')).toContain('ant-menu-item-selected');
+    await context.close();
+  });
+
   it('closes the sidebar at 800 px width', async () => {
     const { page, context } = await openPage(browser, { width: 800 });
     await page.goto(`${server.url}/login`);

@@ -1,7 +1,7 @@
 import type { MenuProps } from 'antd';
 import Layout from 'antd/es/layout';
 import Menu from 'antd/es/menu';
-import { createElement, useMemo } from 'react';
+import { createElement, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { canAccess, findRoute, isAvailable, isGroup, menuTree } from '../app/routes';
@@ -22,7 +22,18 @@ const NO_ROLES: readonly string[] = [];
 const visible = (route: RouteDescriptor, roles: readonly string[]) =>
   !route.meta.hidden && isAvailable(route) && canAccess(route, roles);
 
-/** The sidebar menu, derived from the route table (groups without a visible page are left out). */
+/** The menu group holding a page, if any. */
+const groupOf = (path: string): string | undefined => {
+  for (const node of menuTree)
+    if (isGroup(node) && node.routes.some((route) => route.path === path)) return node.key;
+  return undefined;
+};
+
+/**
+ * The sidebar menu, derived from the route table (groups without a visible page are left out). The
+ * group of the page on screen is open, whichever way the page was reached (a link, a tag, the
+ * address bar); other groups stay as the user left them.
+ */
 export const Sidebar = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -65,6 +76,14 @@ export const Sidebar = () => {
   const selectedKey = route?.meta.activeMenu ?? route?.path ?? pathname;
   const collapsed = !opened;
   const mobile = device === 'mobile';
+  const [openKeys, setOpenKeys] = useState<string[]>(() => {
+    const current = groupOf(selectedKey);
+    return current && !defaultOpenKeys.includes(current) ? [...defaultOpenKeys, current] : defaultOpenKeys;
+  });
+  useEffect(() => {
+    const current = groupOf(selectedKey);
+    if (current) setOpenKeys((keys) => (keys.includes(current) ? keys : [...keys, current]));
+  }, [selectedKey]);
 
   return (
     <Layout.Sider
@@ -89,7 +108,8 @@ export const Sidebar = () => {
         mode="inline"
         items={items}
         selectedKeys={[selectedKey]}
-        defaultOpenKeys={defaultOpenKeys}
+        // Collapsed, the menu opens groups as pop-ups on hover: it keeps its own state then.
+        {...(!collapsed && { openKeys, onOpenChange: setOpenKeys })}
         onClick={({ key }) => navigate(key)}
       />
     </Layout.Sider>
