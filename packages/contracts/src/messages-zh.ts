@@ -206,7 +206,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'field.contact': '协调人联系方式',
   'api.revokeNeedsEmbeddedBroker': '吊销需要内置 MQTT 代理；使用外部代理时，请在其自身配置中移除该客户端',
   'api.clientRevoked': '客户端已吊销并断开连接',
-  'api.agentKeyRegenerated': '已生成新的 Agent Key；使用旧密钥的采集端已断开',
+  'api.agentKeyRegenerated': '已生成新的代理密钥；使用旧密钥的采集端已断开',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──
@@ -271,7 +271,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'oplog.action.fboxDefaultsSave': '保存 FBOX 默认设置',
   'oplog.action.fboxDefaultsRemove': '重置 FBOX 默认设置',
   'oplog.action.fboxConfigSave': '保存 FBOX 配置',
-  'oplog.action.mineRegenerateAgentKey': '重新生成 Agent Key',
+  'oplog.action.mineRegenerateAgentKey': '重新生成代理密钥',
   'oplog.action.mineClientRevoke': '吊销客户端密钥',
   'oplog.action.minerGroupAdd': '添加矿机分组',
   'oplog.action.minerGroupEdit': '重命名矿机分组',

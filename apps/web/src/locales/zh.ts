@@ -394,11 +394,11 @@ export const zh: Record<keyof typeof en, string> = {
   'mines.hz': '{{hz}} Hz',
   'mines.priceHint': '每千瓦时电价（本地货币），须大于 0',
   'mines.price': '{{price}} / 千瓦时',
-  'mines.agentKey': 'Agent Key',
-  'mines.agentKey.show': '显示 Agent Key',
-  'mines.agentKey.hide': '隐藏 Agent Key',
+  'mines.agentKey': '代理密钥',
+  'mines.agentKey.show': '显示代理密钥',
+  'mines.agentKey.hide': '隐藏代理密钥',
   'mines.agentKey.regenerate': '重新生成',
-  'mines.agentKey.regenerateTitle': '为 {{name}} 生成新的 Agent Key？',
+  'mines.agentKey.regenerateTitle': '为 {{name}} 生成新的代理密钥？',
   'mines.agentKey.regenerateText':
     '使用当前密钥登录的采集端将被断开，需配置新密钥。之前被吊销的采集端只有拿到新密钥才能重新连接。',
   'mines.createdAt': '创建时间',
@@ -423,11 +423,11 @@ export const zh: Record<keyof typeof en, string> = {
   'mines.clients.revokeGateway':
     '吊销 FBOX {{name}} 的密钥？网关将立即断开，其 MQTT 密码会被替换；只有在 FBOX 页面重新生成凭据后才能再次连接。',
   'mines.clients.revokeAgent':
-    '吊销采集端 {{clientId}}？它将立即断开，此后该客户端 ID 将被拒绝。采集端共用 Agent Key：要阻止知道密钥的机器，请重新生成 Agent Key。',
+    '吊销采集端 {{clientId}}？它将立即断开，此后该客户端 ID 将被拒绝。采集端共用代理密钥：要阻止知道密钥的机器，请重新生成代理密钥。',
   'mines.clients.external':
     '本服务器使用外部 MQTT 代理：列表显示网关和采集端发布的信息（无 IP 地址，网关无客户端 ID），服务器无法断开或拒绝客户端。请在代理自身的配置中吊销客户端。',
   'mines.clients.off': '本服务器未启用 MQTT：没有客户端可以连接。',
-  'mines.clients.agentLogin': '现场采集端使用 MQTT 用户名 {{username}} 和 Agent Key 登录。',
+  'mines.clients.agentLogin': '现场采集端使用 MQTT 用户名 {{username}} 和代理密钥登录。',
   'mines.clients.empty': '该矿场还没有网关或采集端连接过。',
   // ── end mines and pools ──
 

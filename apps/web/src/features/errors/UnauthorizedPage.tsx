@@ -1,3 +1,4 @@
+import { StopOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import Result from 'antd/es/result';
 import Space from 'antd/es/space';
@@ -10,7 +11,8 @@ export const UnauthorizedPage = () => {
   const navigate = useNavigate();
   return (
     <Result
-      status="403"
+      // antd's 403 picture carries an English title; a plain icon says nothing untranslated.
+      icon={<StopOutlined style={{ fontSize: 72, color: 'var(--ant-color-text-quaternary, #bfbfbf)' }} />}
       title="401"
       subTitle={t('errors.unauthorized.description')}
       extra={
