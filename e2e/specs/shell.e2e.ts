@@ -63,7 +63,7 @@ describe('console shell', () => {
     await context.close();
   });
 
-  it('closes the sidebar at 800 px width', async () => {
+  it('closes the sidebar at 800 px width, and opens it again at 1400 px', async () => {
     const { page, context } = await openPage(browser, { width: 800 });
     await page.goto(`${server.url}/login`);
     await loginThroughForm(page);
@@ -72,6 +72,9 @@ describe('console shell', () => {
     const collapsed = await sidebar.getAttribute('data-collapsed').catch(() => null);
     const visible = await sidebar.isVisible().catch(() => false);
     expect(collapsed === 'true' || !visible).toBe(true);
+    // Wide again: the sidebar is back as the user left it (open).
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await expect.poll(() => sidebar.getAttribute('data-collapsed')).toBe('false');
     await context.close();
   });
 

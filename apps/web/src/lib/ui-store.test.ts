@@ -48,4 +48,18 @@ describe('settings store', () => {
     const second = await load();
     expect(second.sidebarStore.get()).toBe(false);
   });
+
+  it('closes the sidebar for a narrow screen without forgetting the choice, and restores it when wide again', async () => {
+    const ui = await load();
+    expect(ui.sidebarStore.get()).toBe(true);
+    ui.closeSidebar();
+    expect(ui.sidebarStore.get()).toBe(false);
+    expect(Cookies.get('sidebarStatus')).not.toBe('0');
+    ui.restoreSidebar();
+    expect(ui.sidebarStore.get()).toBe(true);
+    // A sidebar the user closed stays closed when the screen widens.
+    ui.toggleSidebar();
+    ui.restoreSidebar();
+    expect(ui.sidebarStore.get()).toBe(false);
+  });
 });

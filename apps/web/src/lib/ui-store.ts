@@ -52,5 +52,8 @@ export const toggleSidebar = (): void => {
 /** Closing for mobile mode or after a menu tap on mobile is not a preference: the cookie stays. */
 export const closeSidebar = (): void => sidebarStore.set(false);
 
+/** Back from mobile width: the sidebar is as the user last left it on a wide screen (the cookie). */
+export const restoreSidebar = (): void => sidebarStore.set(cookies.get(cookieNames.sidebarStatus) !== '0');
+
 export type Device = 'desktop' | 'mobile';
 export const deviceStore = createStore<Device>('desktop');
