@@ -18,6 +18,7 @@ import styles from './components/device.module.css';
 import { HistoryCard, type HistoryChart } from './components/HistoryCard';
 import { useHistoryChoice } from './components/HistoryControls';
 import { useModeLabels } from './components/labels';
+import { whileOnline } from './components/miner-columns';
 import { seriesOf } from './history';
 import { fboxDetailPath, tankDetailPath, useIdParam } from './use-id-param';
 
@@ -51,16 +52,16 @@ const MinerFields = ({ miner }: { miner: MinerDetail }) => {
         {miner.tank_id ? <Link to={tankDetailPath(miner.tank_id)}>{miner.tank_name}</Link> : '-'}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.chipAvg')}>
-        {showTemperature(miner.chip_avg_temp)}
+        {showTemperature(whileOnline(miner, miner.chip_avg_temp))}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.chipMax')}>
-        {showTemperature(miner.chip_max_temp)}
+        {showTemperature(whileOnline(miner, miner.chip_max_temp))}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.hashrateTheoretical')}>
         {showHashrate(miner.hashrate_theoretical)}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.hashrateRealtime')}>
-        {showHashrate(miner.hashrate_realtime)}
+        {showHashrate(whileOnline(miner, miner.hashrate_realtime))}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.hashrateAvg')}>
         {showHashrate(miner.hashrate_avg)}
@@ -78,7 +79,9 @@ const MinerFields = ({ miner }: { miner: MinerDetail }) => {
       <Descriptions.Item label={t('device.miner.uptime')}>
         <span data-testid="miner-uptime">{formatUptime(t, miner.uptime_s)}</span>
       </Descriptions.Item>
-      <Descriptions.Item label={t('device.miner.power')}>{showPowerW(miner.power_w)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.miner.power')}>
+        {showPowerW(whileOnline(miner, miner.power_w))}
+      </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.outlet')}>{miner.outlet ?? '-'}</Descriptions.Item>
       <Descriptions.Item label={t('device.common.updatedAt')}>
         {formatTime(miner.updated_at)}

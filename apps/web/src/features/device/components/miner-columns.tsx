@@ -8,6 +8,13 @@ import { formatTime } from '../../../lib/time';
 import { formatUptime, showHashrate, showPowerW, showTemperature, showText } from '../../../lib/values';
 import { fboxDetailPath, minerDetailPath, tankDetailPath } from '../use-id-param';
 
+/**
+ * A reading that only means something while the miner reports: an offline miner's last hashrate,
+ * chip temperatures or power are not its state now, so they show as a dash.
+ */
+export const whileOnline = (m: Pick<MinerListItem, 'status'>, value: number): number | null =>
+  m.status === 'online' ? value : null;
+
 /** Every miner field of spec §3 as a list column; rarer ones start hidden (column chooser). */
 export const minerColumns = (
   t: TFunction,
@@ -65,7 +72,7 @@ export const minerColumns = (
     key: 'hashrate_realtime',
     title: t('device.miner.hashrateRealtime'),
     sortField: 'hashrate_realtime',
-    render: (_, m) => showHashrate(m.hashrate_realtime),
+    render: (_, m) => showHashrate(whileOnline(m, m.hashrate_realtime)),
   },
   {
     key: 'hashrate_avg',
@@ -89,13 +96,13 @@ export const minerColumns = (
     key: 'chip_avg_temp',
     title: t('device.miner.chipAvg'),
     sortField: 'chip_avg_temp',
-    render: (_, m) => showTemperature(m.chip_avg_temp),
+    render: (_, m) => showTemperature(whileOnline(m, m.chip_avg_temp)),
   },
   {
     key: 'chip_max_temp',
     title: t('device.miner.chipMax'),
     sortField: 'chip_max_temp',
-    render: (_, m) => showTemperature(m.chip_max_temp),
+    render: (_, m) => showTemperature(whileOnline(m, m.chip_max_temp)),
   },
   { key: 'mode', title: t('device.miner.mode'), sortField: 'mode', render: (_, m) => modeLabels[m.mode] },
   {
@@ -129,7 +136,7 @@ export const minerColumns = (
     key: 'power_w',
     title: t('device.miner.power'),
     sortField: 'power_w',
-    render: (_, m) => showPowerW(m.power_w),
+    render: (_, m) => showPowerW(whileOnline(m, m.power_w)),
     defaultHidden: true,
   },
   {
