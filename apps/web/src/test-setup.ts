@@ -14,3 +14,10 @@ window.matchMedia ??= ((media: string) => ({
   removeEventListener: () => {},
   dispatchEvent: () => false,
 })) as unknown as typeof window.matchMedia;
+
+// antd's select dropdown measures with ResizeObserver; jsdom has none.
+window.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+} as unknown as typeof window.ResizeObserver;

@@ -205,15 +205,12 @@ export const CommandBatchQuerySchema = AreaScopeSchema.partial().extend({
 
 // ── FBOX ────────────────────────────────────────────────────────────────────────────────────
 
-/** Reporting intervals a gateway accepts, seconds. */
+/**
+ * Reporting intervals the FBOX settings offer, seconds. A gateway takes any whole number of seconds
+ * in the limits (the mine's FBOX configuration can set 12), so that is the rule, not this list.
+ */
 export const reportingIntervals = [5, 10, 15, 30, 60] as const;
-export const ReportingIntervalSchema = numeric(
-  z
-    .number({ error: rule('rule.reportingInterval') })
-    .refine((s) => (reportingIntervals as readonly number[]).includes(s), {
-      error: rule('rule.reportingInterval'),
-    }),
-);
+export const ReportingIntervalSchema = intInRange(limits.reportingIntervalMin, limits.reportingIntervalMax);
 
 const voltage = intInRange(limits.voltageReferenceMin, limits.voltageReferenceMax);
 const optionalText = (max: number) =>

@@ -15,12 +15,9 @@ export const fboxConfigLimits = {
   temperatureMax: 100,
   humidityMin: 0,
   humidityMax: 100,
-  /**
-   * Reporting interval, whole seconds: a bounded range rather than the chart interval options of
-   * spec §9 — gateways report every 5–60 s (DESIGN §7) and a box is offline after 3 silent intervals.
-   */
-  reportingIntervalMin: 5,
-  reportingIntervalMax: 60,
+  /** Reporting interval: a bounded range rather than the chart interval options of spec §9. */
+  reportingIntervalMin: limits.reportingIntervalMin,
+  reportingIntervalMax: limits.reportingIntervalMax,
 } as const;
 
 /** The fields of an FBOX configuration, in form order. */

@@ -20,6 +20,9 @@ export const limits = {
   maxPushPhones: 5,
   maxPushTeams: 5,
   maxPushTelegram: 5,
+  /** Gateway reporting interval, whole seconds (DESIGN §7): a box is offline after 3 silent intervals. */
+  reportingIntervalMin: 5,
+  reportingIntervalMax: 60,
   delaySwitchMin: 0,
   delaySwitchMax: 10_000,
   autoFrequencyMin: 0,

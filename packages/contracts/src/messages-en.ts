@@ -61,7 +61,6 @@ export const sharedEn = {
   'rule.interval': 'must be 30 s, 1, 2, 5, 15 or 30 min, 1 or 2 h',
   'rule.timeOrder': 'end must be later than start',
   'rule.tooManyPoints': 'too many points (at most {{max}}): choose a longer interval or a shorter range',
-  'rule.reportingInterval': 'must be 5, 10, 15, 30 or 60 seconds',
   'rule.mac': 'must be a MAC address like 00:1A:2B:3C:4D:5E',
   'rule.positive': 'must be a number greater than 0',
   'rule.meterNo': 'must be meter 1 or 2',

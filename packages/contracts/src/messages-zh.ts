@@ -63,7 +63,6 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'rule.interval': '必须是 30 秒、1、2、5、15、30 分钟、1 或 2 小时',
   'rule.timeOrder': '结束时间必须晚于开始时间',
   'rule.tooManyPoints': '数据点过多（最多 {{max}} 个）：请选择更长的间隔或更短的时间范围',
-  'rule.reportingInterval': '必须是 5、10、15、30 或 60 秒',
   'rule.mac': '必须是类似 00:1A:2B:3C:4D:5E 的 MAC 地址',
   'rule.positive': '必须是大于 0 的数字',
   'rule.meterNo': '必须是 1 号或 2 号电表',

@@ -65,6 +65,13 @@ interface SettingValues {
 
 const shape = FboxSettingBodySchema.shape;
 
+/**
+ * The intervals offered: the usual ones, and the box's own when the mine's configuration set another
+ * (12 s), so the dialog opens with what the box does and saving it unchanged is accepted.
+ */
+export const intervalChoices = (current: number): number[] =>
+  [...new Set<number>([...reportingIntervals, current])].sort((a, b) => a - b);
+
 /** Voltage band, alarm thresholds and reporting interval; sent to the gateway as a command. */
 export const FboxSettingDialog = ({
   fbox,
@@ -144,7 +151,7 @@ export const FboxSettingDialog = ({
           required
         >
           <Select
-            options={reportingIntervals.map((seconds) => ({
+            options={intervalChoices(fbox.reporting_interval_s).map((seconds) => ({
               value: seconds,
               label: t('device.history.seconds', { count: seconds }),
             }))}
