@@ -1,4 +1,4 @@
-import { CountryCodeSchema, EmailSchema, limits, PhoneNumberSchema } from '@fbox/contracts';
+import { CountryCodeSchema, EmailSchema, PhoneNumberSchema } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Space from 'antd/es/space';
@@ -68,7 +68,7 @@ export const EmailFormItem = () => {
       required
       rules={[schemaRule(EmailSchema, { label: t('field.email') })]}
     >
-      <Input type="email" maxLength={limits.emailMax} />
+      <Input inputMode="email" autoComplete="email" />
     </Form.Item>
   );
 };

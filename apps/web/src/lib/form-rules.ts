@@ -30,14 +30,14 @@ export const localizeRule = (message: string, label?: string): string => {
 };
 
 export interface SchemaRuleOptions {
-  /** The field's label, to say "Nickname is required" rather than "Is required". */
-  label?: string;
+  /** The field's label, to say "Nickname is required" rather than "Is required" (issue 12 point 4). */
+  label: string;
   /** Skips the check when false (e.g. a row of an unchecked push channel). */
   when?: (value: unknown) => boolean;
 }
 
 /** An antd rule that validates with a contract schema, so the form says what the server would say. */
-export const schemaRule = (schema: z.ZodType, { label, when }: SchemaRuleOptions = {}): Rule => ({
+export const schemaRule = (schema: z.ZodType, { label, when }: SchemaRuleOptions): Rule => ({
   validator: async (_rule, value: unknown) => {
     if (when && !when(value)) return;
     const result = schema.safeParse(value ?? '');
@@ -49,11 +49,25 @@ export const schemaRule = (schema: z.ZodType, { label, when }: SchemaRuleOptions
 
 const isRuleKey = (message: string) => i18n.exists(parseRuleMessage(message).key);
 
-/** A server field error in the user's language: its rule key if we know it, else the server's text. */
+/** The label of a server field (`pushContent.emailList.0` → "Email list"), if the messages name it. */
+const fieldLabel = (field: string): string | undefined => {
+  const name = field
+    .split('.')
+    .filter((part) => !/^\d+$/.test(part))
+    .at(-1);
+  const key = `field.${name}`;
+  return name && i18n.exists(key) ? i18n.t(key as 'field.name') : undefined;
+};
+
+/**
+ * A server field error in the user's language: its rule key if we know it (naming the field, so a
+ * toast for a field the form lacks still says which), else the server's text.
+ */
 export const fieldErrorText = (error: FieldError): string => {
-  if (error.message && isRuleKey(error.message)) return localizeRule(error.message);
-  if (error.rule && isRuleKey(error.rule)) return localizeRule(error.rule);
-  return error.message || localizeRule('rule.invalid');
+  const label = fieldLabel(error.field);
+  if (error.message && isRuleKey(error.message)) return localizeRule(error.message, label);
+  if (error.rule && isRuleKey(error.rule)) return localizeRule(error.rule, label);
+  return error.message || localizeRule('rule.invalid', label);
 };
 
 /** `pushContent.emailList.0` → `['emailList', 0]`: a server field path as an antd name path. */

@@ -147,7 +147,6 @@ export const LoginPage = () => {
               aria-label={t('auth.login.googleCode')}
               inputMode="numeric"
               autoComplete="one-time-code"
-              maxLength={6}
               {...a11y('googleCode')}
             />,
             t('auth.login.googleHint'),

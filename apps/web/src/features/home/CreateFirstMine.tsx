@@ -42,7 +42,7 @@ export const CreateFirstMine = () => {
         required
         rules={[schemaRule(AreaCreateBodySchema.shape.area_name, { label: t('field.area_name') })]}
       >
-        <Input maxLength={limits.areaNameMax} />
+        <Input />
       </Form.Item>
       <Form.Item
         name="electricity_price"
@@ -52,7 +52,7 @@ export const CreateFirstMine = () => {
           schemaRule(AreaCreateBodySchema.shape.electricity_price, { label: t('field.electricity_price') }),
         ]}
       >
-        <Input inputMode="decimal" maxLength={20} data-testid="create-mine-price" />
+        <Input inputMode="decimal" data-testid="create-mine-price" />
       </Form.Item>
       <Form.Item name="electricity_hz" label={t('field.electricity_hz')}>
         <Radio.Group

@@ -71,13 +71,9 @@ export const ChangePasswordDialog = ({ onClose }: { onClose: () => void }) => {
           name="password"
           label={t('auth.password.new')}
           required
-          rules={[schemaRule(shape.password)]}
+          rules={[schemaRule(shape.password, { label: t('auth.password.new') })]}
         >
-          <Input.Password
-            autoComplete="new-password"
-            placeholder={t('rule.password')}
-            maxLength={limits.passwordMax}
-          />
+          <Input.Password autoComplete="new-password" placeholder={t('rule.password')} />
         </Form.Item>
         <Form.Item
           name="confirm"
@@ -94,7 +90,7 @@ export const ChangePasswordDialog = ({ onClose }: { onClose: () => void }) => {
             }),
           ]}
         >
-          <Input.Password autoComplete="new-password" maxLength={limits.passwordMax} />
+          <Input.Password autoComplete="new-password" />
         </Form.Item>
       </Form>
     </Modal>

@@ -63,7 +63,7 @@ export const ProfileForm = ({ user }: { user: UserInfo }) => {
         required
         rules={[schemaRule(requiredText(limits.nicknameMax), { label: t('field.nickname') })]}
       >
-        <Input maxLength={limits.nicknameMax} />
+        <Input />
       </Form.Item>
       <EmailFormItem />
       <MobileFormItem />

@@ -35,7 +35,12 @@ export const PushPhoneList = ({ channelOn, extra }: { channelOn: () => boolean; 
                       name={[field.name, 'code']}
                       style={{ width: 120, marginBottom: 8 }}
                       dependencies={['checkList', ['mobileList', field.name, 'number']]}
-                      rules={[schemaRule(pushRowSchemas.phoneCode, { when: rowFilled })]}
+                      rules={[
+                        schemaRule(pushRowSchemas.phoneCode, {
+                          label: t('auth.push.countryCode'),
+                          when: rowFilled,
+                        }),
+                      ]}
                     >
                       <CountryCodeSelect
                         placeholder={t('auth.push.countryCode')}
@@ -46,7 +51,12 @@ export const PushPhoneList = ({ channelOn, extra }: { channelOn: () => boolean; 
                       name={[field.name, 'number']}
                       style={{ flex: 1, marginBottom: 8 }}
                       dependencies={['checkList', ['mobileList', field.name, 'code']]}
-                      rules={[schemaRule(pushRowSchemas.phoneNumber, { when: rowFilled })]}
+                      rules={[
+                        schemaRule(pushRowSchemas.phoneNumber, {
+                          label: t('auth.push.phoneNumber'),
+                          when: rowFilled,
+                        }),
+                      ]}
                     >
                       <Input
                         placeholder={t('auth.push.phoneNumber')}

@@ -42,7 +42,7 @@ export const PushRowList = ({
                   name={field.name}
                   style={{ flex: 1, marginBottom: 8 }}
                   dependencies={['checkList']}
-                  rules={[schemaRule(schema, { when: (value) => channelOn() || filled(value) })]}
+                  rules={[schemaRule(schema, { label, when: (value) => channelOn() || filled(value) })]}
                 >
                   <Input placeholder={placeholder} aria-label={`${label} ${index + 1}`} />
                 </Form.Item>

@@ -38,7 +38,6 @@ export const TotpPanel = ({ user }: { user: UserInfo }) => {
       <Form.Item name="code" rules={[schemaRule(TotpCodeSchema, { label: t('field.code') })]}>
         <Input
           placeholder={t('auth.totp.codePlaceholder')}
-          maxLength={6}
           inputMode="numeric"
           autoComplete="one-time-code"
         />

@@ -126,7 +126,7 @@ export const FboxFormDialog = ({
       >
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            {item('name', <Input maxLength={50} autoFocus />, false)}
+            {item('name', <Input autoFocus />, false)}
           </Col>
           <Col xs={24} md={12}>
             {item(
@@ -136,10 +136,10 @@ export const FboxFormDialog = ({
             )}
           </Col>
           <Col xs={24} md={12}>
-            {item('number', <Input maxLength={50} />)}
+            {item('number', <Input />)}
           </Col>
           <Col xs={24} md={12}>
-            {item('ip_range', <Input maxLength={100} />)}
+            {item('ip_range', <Input />)}
           </Col>
           <Col xs={12} md={6}>
             {item('voltage_min', voltage)}
@@ -152,12 +152,11 @@ export const FboxFormDialog = ({
         <Row gutter={16}>
           {([1, 2] as const).map((no) => (
             <Col xs={24} md={12} key={no}>
-              {item(`collector${no}_mac`, <Input maxLength={17} placeholder={MAC_EXAMPLE} />)}
-              {item(`collector${no}_account`, <Input maxLength={64} autoComplete="off" />)}
+              {item(`collector${no}_mac`, <Input placeholder={MAC_EXAMPLE} />)}
+              {item(`collector${no}_account`, <Input autoComplete="off" />)}
               {item(
                 `collector${no}_password`,
                 <Input.Password
-                  maxLength={128}
                   autoComplete="new-password"
                   placeholder={fbox ? t('device.box.passwordKeep') : undefined}
                 />,
@@ -169,7 +168,7 @@ export const FboxFormDialog = ({
         <Row gutter={16}>
           {([1, 2] as const).map((no) => (
             <Col xs={24} md={12} key={no}>
-              {item(`meter${no}_number`, <Input maxLength={64} />)}
+              {item(`meter${no}_number`, <Input />)}
               {item(`meter${no}_ratio`, <NumberInput style={{ width: '100%' }} />)}
             </Col>
           ))}

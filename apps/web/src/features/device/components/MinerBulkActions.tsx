@@ -147,7 +147,7 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
           required
           rules={[schemaRule(poolShape.pool_address, { label: t('device.miner.poolAddress') })]}
         >
-          <Input autoFocus placeholder={POOL_EXAMPLE} maxLength={256} />
+          <Input autoFocus placeholder={POOL_EXAMPLE} />
         </Form.Item>
         <Form.Item
           name="worker"
@@ -155,10 +155,10 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
           required
           rules={[schemaRule(poolShape.worker, { label: t('device.miner.worker') })]}
         >
-          <Input maxLength={128} />
+          <Input />
         </Form.Item>
         <Form.Item name="password" label={t('device.miner.poolPassword')}>
-          <Input.Password maxLength={128} autoComplete="new-password" />
+          <Input.Password autoComplete="new-password" />
         </Form.Item>
       </BulkFormDialog>
 

@@ -77,14 +77,14 @@ export const TankFormDialog = ({ tank, onClose }: { tank?: TankDetail; onClose: 
           required
           rules={[schemaRule(shape.name, { label: t('field.name') })]}
         >
-          <Input maxLength={50} autoFocus />
+          <Input autoFocus />
         </Form.Item>
         <Form.Item
           name="work_number"
           label={t('device.tank.workNumber')}
           rules={[schemaRule(shape.work_number, { label: t('device.tank.workNumber'), when: filled })]}
         >
-          <Input maxLength={50} />
+          <Input />
         </Form.Item>
         <Form.Item
           name="no"

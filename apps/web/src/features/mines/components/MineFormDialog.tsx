@@ -1,4 +1,4 @@
-import { AreaCreateBodySchema, limits, type Mine, mineLimits } from '@fbox/contracts';
+import { AreaCreateBodySchema, type Mine } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
@@ -79,7 +79,7 @@ export const MineFormDialog = ({
           required
           rules={[schemaRule(shape.area_name, { label: label('area_name') })]}
         >
-          <Input maxLength={limits.areaNameMax} autoFocus />
+          <Input autoFocus />
         </Form.Item>
         <Form.Item
           name="electricity_price"
@@ -88,7 +88,7 @@ export const MineFormDialog = ({
           extra={t('mines.priceHint')}
           rules={[schemaRule(shape.electricity_price, { label: label('electricity_price') })]}
         >
-          <Input inputMode="decimal" maxLength={20} />
+          <Input inputMode="decimal" />
         </Form.Item>
         <Form.Item name="electricity_hz" label={label('electricity_hz')}>
           <Radio.Group options={[50, 60].map((hz) => ({ value: hz, label: t('mines.hz', { hz }) }))} />
@@ -98,14 +98,14 @@ export const MineFormDialog = ({
           label={label('contact')}
           rules={[schemaRule(shape.contact, { label: label('contact') })]}
         >
-          <Input maxLength={mineLimits.contactMax} />
+          <Input />
         </Form.Item>
         <Form.Item
           name="comment"
           label={label('comment')}
           rules={[schemaRule(shape.comment, { label: label('comment') })]}
         >
-          <Input.TextArea maxLength={mineLimits.commentMax} autoSize={{ minRows: 2, maxRows: 6 }} />
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} />
         </Form.Item>
         {/* Enter in a field submits like the OK button. */}
         <button type="submit" hidden aria-hidden />

@@ -1,4 +1,4 @@
-import { ObserverLinkCreateBodySchema, poolLimits } from '@fbox/contracts';
+import { ObserverLinkCreateBodySchema } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
@@ -29,9 +29,9 @@ export const ObserverLinkDialog = ({ onClose }: { onClose: () => void }) => {
       showServerErrors(form, error);
     }
   };
-  const field = (name: keyof ObserverLinkValues, label: string, max: number, placeholder?: string) => (
+  const field = (name: keyof ObserverLinkValues, label: string, placeholder?: string) => (
     <Form.Item name={name} label={label} required rules={[schemaRule(shape[name], { label })]}>
-      <Input maxLength={max} placeholder={placeholder} />
+      <Input placeholder={placeholder} />
     </Form.Item>
   );
   return (
@@ -49,10 +49,10 @@ export const ObserverLinkDialog = ({ onClose }: { onClose: () => void }) => {
         onFinish={onFinish}
         data-testid="observer-link-form"
       >
-        {field('pool', t('field.pool'), poolLimits.poolMax, t('pools.common.poolPlaceholder'))}
-        {field('subaccount', t('field.subaccount'), poolLimits.subaccountMax)}
-        {field('coin', t('field.coin'), poolLimits.coinMax, t('pools.common.coinPlaceholder'))}
-        {field('link', t('field.link'), poolLimits.urlMax, t('pools.common.urlPlaceholder'))}
+        {field('pool', t('field.pool'), t('pools.common.poolPlaceholder'))}
+        {field('subaccount', t('field.subaccount'))}
+        {field('coin', t('field.coin'), t('pools.common.coinPlaceholder'))}
+        {field('link', t('field.link'), t('pools.common.urlPlaceholder'))}
       </Form>
     </FormModal>
   );

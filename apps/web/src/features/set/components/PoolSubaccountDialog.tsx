@@ -1,4 +1,4 @@
-import { type PoolSubaccount, PoolSubaccountSaveBodySchema, poolLimits } from '@fbox/contracts';
+import { type PoolSubaccount, PoolSubaccountSaveBodySchema } from '@fbox/contracts';
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
@@ -68,9 +68,9 @@ export const PoolSubaccountDialog = ({
       showServerErrors(form, error);
     }
   };
-  const text = (name: 'pool' | 'subaccount' | 'coin', label: string, max: number, placeholder?: string) => (
+  const text = (name: 'pool' | 'subaccount' | 'coin', label: string, placeholder?: string) => (
     <Form.Item name={name} label={label} required rules={[schemaRule(shape[name], { label })]}>
-      <Input maxLength={max} placeholder={placeholder} />
+      <Input placeholder={placeholder} />
     </Form.Item>
   );
   const secret = (name: (typeof secrets)[number], label: string) => {
@@ -84,7 +84,6 @@ export const PoolSubaccountDialog = ({
           rules={[schemaRule(shape[name], { label })]}
         >
           <Input.Password
-            maxLength={poolLimits.secretMax}
             autoComplete="new-password"
             disabled={clearing[name]}
             aria-label={label}
@@ -139,15 +138,15 @@ export const PoolSubaccountDialog = ({
         }
         data-testid="pool-subaccount-form"
       >
-        {text('pool', t('field.pool'), poolLimits.poolMax, t('pools.common.poolPlaceholder'))}
-        {text('subaccount', t('field.subaccount'), poolLimits.subaccountMax)}
-        {text('coin', t('field.coin'), poolLimits.coinMax, t('pools.common.coinPlaceholder'))}
+        {text('pool', t('field.pool'), t('pools.common.poolPlaceholder'))}
+        {text('subaccount', t('field.subaccount'))}
+        {text('coin', t('field.coin'), t('pools.common.coinPlaceholder'))}
         <Form.Item
           name="observer_url"
           label={t('field.observer_url')}
           rules={[schemaRule(shape.observer_url, { label: t('field.observer_url') })]}
         >
-          <Input maxLength={poolLimits.urlMax} placeholder={t('pools.common.urlPlaceholder')} />
+          <Input placeholder={t('pools.common.urlPlaceholder')} />
         </Form.Item>
         {secret('api_key', t('field.api_key'))}
         {secret('api_secret', t('field.api_secret'))}

@@ -128,7 +128,7 @@ export const SubAccountFormDialog = ({ account, onClose }: { account?: SubAccoun
           required
           rules={[schemaRule(UsernameSchema, { label: t('field.username') })]}
         >
-          <Input autoFocus maxLength={limits.usernameMax} autoComplete="off" />
+          <Input autoFocus autoComplete="off" />
         </Form.Item>
         <Form.Item
           name="password"
@@ -139,7 +139,7 @@ export const SubAccountFormDialog = ({ account, onClose }: { account?: SubAccoun
             schemaRule(PasswordSchema, { label: t('field.password'), when: account ? filled : undefined }),
           ]}
         >
-          <Input.Password maxLength={limits.passwordMax} autoComplete="new-password" />
+          <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item
           name="nickname"
@@ -147,7 +147,7 @@ export const SubAccountFormDialog = ({ account, onClose }: { account?: SubAccoun
           required
           rules={[schemaRule(requiredText(limits.nicknameMax), { label: t('field.nickname') })]}
         >
-          <Input maxLength={limits.nicknameMax} />
+          <Input />
         </Form.Item>
         <MobileFormItem codeTestId="sub-mobile-code" />
         <EmailFormItem />
