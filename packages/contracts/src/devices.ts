@@ -164,9 +164,17 @@ export type FboxHistory = z.infer<typeof FboxHistorySchema>;
 
 // ── Commands ────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * The setting a command applies, so a screen can say "Mode: low" rather than "miner.mode": low/high
+ * power mode, on/off (outlet, overclock, energy saving), auto/manual control. Never a secret.
+ */
+export const commandVariants = ['low', 'high', 'on', 'off', 'auto', 'manual'] as const;
+export type CommandVariant = (typeof commandVariants)[number];
+
 export const CommandSchema = z.object({
   id: z.string(),
   kind: z.enum(commandKinds),
+  variant: z.enum(commandVariants).nullable(),
   status: z.enum(commandStatuses),
   error: z.string().nullable(),
   fbox_id: z.number().int(),

@@ -24,6 +24,18 @@ export const parseLanguage = (value: string | null | undefined): Language =>
   value?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 
 /** A shared message in one language, with parameters filled in. */
+/**
+ * A miner's fault codes in words (`fan, chain` → "Fan, Hash board chain"); a code no message names (a
+ * new firmware's) stays as reported.
+ */
+export const faultLabel = (lang: Language, codes: string): string =>
+  codes
+    .split(',')
+    .map((code) => code.trim())
+    .filter(Boolean)
+    .map((code) => (sharedMessages[lang] as Record<string, string>)[`fault.${code}`] ?? code)
+    .join(lang === 'zh' ? '、' : ', ');
+
 export const translate = (
   lang: Language,
   key: SharedMessageKey,

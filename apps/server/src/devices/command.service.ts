@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
   Code,
+  type Command,
   CommandAckSchema,
   type CommandKind,
   type CommandMessage,
   type CommandStatus,
+  type CommandVariant,
+  commandVariants,
   topics,
 } from '@fbox/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -86,6 +89,34 @@ export interface CommandRecord {
   acked_at: number | null;
   timeout_at: number;
 }
+
+/** What a command sets (its mode, on/off or control mode), read from its stored parameters. */
+export const variantOf = (params: Record<string, unknown>): CommandVariant | null => {
+  const value =
+    params.mode ??
+    params.status ??
+    params.control_mode ??
+    (typeof params.energy_saving === 'boolean' ? (params.energy_saving ? 'on' : 'off') : undefined);
+  return (commandVariants as readonly unknown[]).includes(value) ? (value as CommandVariant) : null;
+};
+
+/** A command as the API shows it: no target or parameters (they may hold pool passwords). */
+export const commandView = (
+  r: Omit<CommandRecord, 'target' | 'area_id' | 'created_by' | 'timeout_at'>,
+): Command => ({
+  id: r.id,
+  kind: r.kind,
+  variant: variantOf(r.params),
+  status: r.status,
+  error: r.error,
+  fbox_id: r.fbox_id,
+  miner_id: r.miner_id,
+  tank_id: r.tank_id,
+  batch_id: r.batch_id,
+  created_at: r.created_at,
+  sent_at: r.sent_at,
+  acked_at: r.acked_at,
+});
 
 const toRecord = (row: CommandRow): CommandRecord => ({
   ...row,

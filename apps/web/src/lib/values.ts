@@ -31,4 +31,13 @@ export const showPowerKw = (kw: number | null | undefined) => formatReading(kw, 
 export const showPowerW = (w: number | null | undefined) => formatReading(w, 'W', 0);
 export const showVoltage = (volts: number | null | undefined) => formatReading(volts, 'V');
 export const showPlain = (value: number | null | undefined, digits = 1) => formatReading(value, '', digits);
+/** Tank liquid level, percent full (docs/mqtt.md). */
+export const showLevel = (percent: number | null | undefined) => formatReading(percent, '%');
+/** Water inflow speed of a tank, m/s. */
+export const showWaterSpeed = (ms: number | null | undefined) => formatReading(ms, 'm/s', 2);
+/** Flow of a hydro box's water loop, m³/h. */
+export const showFlowRate = (m3h: number | null | undefined) => formatReading(m3h, 'm³/h');
+/** A fan or pump drive output, reported in 0.01 Hz (5000 = 50 Hz), shown in Hz. */
+export const showDrive = (centiHz: number | null | undefined) =>
+  isNoData(centiHz) ? NO_DATA : formatReading(centiHz / 100, 'Hz');
 export const showText = (value: string | null | undefined) => (value ? value : NO_DATA);

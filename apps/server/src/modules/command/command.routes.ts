@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { CommandRecord } from '../../devices/command.service.js';
+import { type CommandRecord, commandView } from '../../devices/command.service.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { HandlersFor } from '../handler.js';
-import { commandOf } from '../miner/miner.service.js';
 
 /** The areas a command lookup may see: the named one (checked), else every area of the caller. */
 const scopeOf = async (app: FastifyInstance, user: SessionUser, areaId: number | undefined) =>
@@ -17,10 +16,10 @@ const byCreation = (a: CommandRecord, b: CommandRecord) =>
 export const commandHandlers: HandlersFor<'commandStatus' | 'commandBatch'> = {
   commandStatus: async ({ app, user, input }) => {
     const records = await app.commands.get([...new Set(input.ids)], await scopeOf(app, user, input.area_id));
-    return records.sort(byCreation).map(commandOf);
+    return records.sort(byCreation).map(commandView);
   },
   commandBatch: async ({ app, user, input }) => {
     const records = await app.commands.batch(input.batch_id, await scopeOf(app, user, input.area_id));
-    return records.sort(byCreation).map(commandOf);
+    return records.sort(byCreation).map(commandView);
   },
 };

@@ -1,7 +1,6 @@
 import {
   builtinFboxConfig,
   Code,
-  type Command,
   type CommandKind,
   type CommandStatus,
   type FboxConfig,
@@ -13,6 +12,7 @@ import {
   fboxConfigFields,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
+import { commandView } from '../../devices/command.service.js';
 import { parseJson, statusOf } from '../../devices/device-values.js';
 import { ApiError } from '../../lib/api-error.js';
 import { AreaRepository } from '../area/area.repository.js';
@@ -156,7 +156,14 @@ export class FboxConfigService {
         delay_switch_value: settings.delay_switch_value ?? values.delay_switch_value,
         reporting_interval: box.reporting_interval_s,
       },
-      last_command: command ? commandOf(command) : null,
+      last_command: command
+        ? commandView({
+            ...command,
+            kind: command.kind as CommandKind,
+            status: command.status as CommandStatus,
+            params: parseJson<Record<string, unknown>>(command.params, {}),
+          })
+        : null,
     };
   }
 
@@ -246,30 +253,4 @@ const settingsOf = (values: ConfigNumbers) => ({
   temperature_max: values.temperature_max,
   humidity_max: values.humidity_max,
   delay_switch_value: values.delay_switch_value,
-});
-
-const commandOf = (row: {
-  id: string;
-  kind: string;
-  status: string;
-  error: string | null;
-  fbox_id: number;
-  miner_id: number | null;
-  tank_id: number | null;
-  batch_id: string | null;
-  created_at: number;
-  sent_at: number | null;
-  acked_at: number | null;
-}): Command => ({
-  id: row.id,
-  kind: row.kind as CommandKind,
-  status: row.status as CommandStatus,
-  error: row.error,
-  fbox_id: row.fbox_id,
-  miner_id: row.miner_id,
-  tank_id: row.tank_id,
-  batch_id: row.batch_id,
-  created_at: row.created_at,
-  sent_at: row.sent_at,
-  acked_at: row.acked_at,
 });

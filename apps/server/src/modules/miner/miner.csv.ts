@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import {
+  faultLabel,
+  isNoData,
   type Language,
   type MinerExportQuery,
   type MinerListItem,
@@ -9,30 +11,43 @@ import {
   translate,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
+import { csvLine, dateInZone, roundCell } from '../../lib/export-cells.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { FileDownload } from '../handler.js';
+import { UserRepository } from '../user/user.repository.js';
 
 /** Every column a user can sort the list by, except the internal id and update time. */
 const columns: readonly (MinerSortField & keyof MinerListItem)[] = minerSortFields.filter(
   (field) => field !== 'id' && field !== 'updated_at',
 );
 
-/**
- * One CSV cell: quoted when needed; text starting with a formula character is prefixed with `'`
- * so a spreadsheet does not run it (CSV injection). Numbers are written as they are.
- */
-export const csvCell = (value: string | number | null): string => {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** Measured columns, chip temperatures to power (their headers name the unit): rounded to two decimals. */
+const measured = new Set<MinerSortField>(
+  minerSortFields.slice(minerSortFields.indexOf('chip_avg_temp'), minerSortFields.indexOf('power_w') + 1),
+);
+
+/** One miner's cell of a column, in the reader's language: words for codes, -999 as empty. */
+const cellOf = (
+  m: MinerListItem,
+  column: (typeof columns)[number],
+  lang: Language,
+): string | number | null => {
+  switch (column) {
+    case 'status':
+      return translate(lang, `status.${m.status}`);
+    case 'mode':
+      return translate(lang, `mode.${m.mode}`);
+    case 'fault':
+      return m.fault ? faultLabel(lang, m.fault) : '';
+  }
+  const value = m[column];
+  if (typeof value !== 'number') return value;
+  if (isNoData(value)) return null;
+  return measured.has(column) ? roundCell(value) : value;
 };
 
-const line = (cells: (string | number | null)[]) => `${cells.map(csvCell).join(',')}\r\n`;
-
 /**
- * The miners of the current filter and sort as a CSV download (localized header, UTF-8 with BOM for
- * spreadsheets). Scope is checked before the first byte; rows stream in pages.
+ * The miners of the current filter and sort as a CSV download (localized header, codes in words, UTF-8 with BOM for spreadsheets, named with the reader's date). Scope is checked before the first byte; rows stream in pages.
  */
 export const minerExportFile = async (
   app: FastifyInstance,
@@ -42,24 +57,16 @@ export const minerExportFile = async (
 ): Promise<FileDownload> => {
   await app.areas.requireAccess(user, q.area_id);
   const rows = app.miners.exportRows(user, q);
-  const header = line(columns.map((c) => translate(lang, `field.${c}` as SharedMessageKey)));
+  const zone = await new UserRepository(app.db).timeZone(user.id);
+  const header = csvLine(columns.map((c) => translate(lang, `field.${c}` as SharedMessageKey)));
   async function* csv() {
     yield `\uFEFF${header}`;
     for await (const page of rows) {
-      yield page
-        .map((m) =>
-          line(
-            columns.map((c) =>
-              c === 'status' ? translate(lang, `status.${m.status}`) : (m[c] as string | number | null),
-            ),
-          ),
-        )
-        .join('');
+      yield page.map((m) => csvLine(columns.map((c) => cellOf(m, c, lang)))).join('');
     }
   }
-  const date = new Date(app.clock()).toISOString().slice(0, 10);
   return {
-    filename: `miners-${q.area_id}-${date}.csv`,
+    filename: `miners-${q.area_id}-${dateInZone(app.clock(), zone)}.csv`,
     contentType: 'text/csv; charset=utf-8',
     body: Readable.from(csv()),
   };

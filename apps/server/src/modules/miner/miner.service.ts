@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type {
-  Command,
   HistoryQuery,
   MinerAction,
   MinerBatchResult,
@@ -10,7 +9,7 @@ import type {
   MinerListQuery,
 } from '@fbox/contracts';
 import { issueBatch } from '../../devices/batch.js';
-import type { CommandRecord, IssueCommand } from '../../devices/command.service.js';
+import { commandView, type IssueCommand } from '../../devices/command.service.js';
 import { statusOf } from '../../devices/device-values.js';
 import { deviceHistory, retentionOf } from '../../devices/history.js';
 import { JsonText } from '../../lib/json-text.js';
@@ -74,20 +73,6 @@ export const minerItem = (r: Omit<MinerRow, 'area_id'> & { pool_hijacked?: numbe
   pool_hijacked: r.pool_hijacked === 1,
 });
 
-export const commandOf = (r: CommandRecord): Command => ({
-  id: r.id,
-  kind: r.kind,
-  status: r.status,
-  error: r.error,
-  fbox_id: r.fbox_id,
-  miner_id: r.miner_id,
-  tank_id: r.tank_id,
-  batch_id: r.batch_id,
-  created_at: r.created_at,
-  sent_at: r.sent_at,
-  acked_at: r.acked_at,
-});
-
 /**
  * Miners (`fbox.miner`): the list (filters, sort and paging in SQL), detail with recent commands,
  * and device actions — one command per miner with a shared batch id, per-miner outcomes.
@@ -135,7 +120,7 @@ export class MinerService {
       ...minerItem(row),
       pool_hijacked: hijacked.has(id),
       area_id: row.area_id,
-      commands: commands.map(commandOf),
+      commands: commands.map(commandView),
     };
   }
 

@@ -26,7 +26,7 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
         tank_id: tank,
         outlet: 3,
         online: 1,
-        hashrate_realtime: 110.5,
+        hashrate_realtime: 110.56896103896104,
         uptime_s: 93_784,
       },
       { sn: 'SN002', worker: '=HYPERLINK("x")', ip: '10.0.0.2', fault: 'fan, chain' },
@@ -61,13 +61,15 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
         tank_name: 'Tank A',
         outlet: 3,
         status: 'online',
-        hashrate_realtime: 110.5,
+        hashrate_realtime: 110.56896103896104,
         uptime_s: 93_784,
         chip_max_temp: -999,
         commands: [],
       },
     });
     await act('restart', { ids: [minerIds[0]] });
+    t.clock.advance(1000);
+    await act('changemode', { ids: [minerIds[0]], mode: 'low' });
     const after = (
       await get(
         t.app,
@@ -76,9 +78,12 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
         { token },
       )
     ).json();
+    // Newest first; the mode it sets is said (the parameters themselves never leave the server).
     expect(after.data.commands).toMatchObject([
-      { kind: 'miner.restart', status: 'pending', miner_id: minerIds[0] },
+      { kind: 'miner.mode', variant: 'low', status: 'pending', miner_id: minerIds[0] },
+      { kind: 'miner.restart', variant: null, status: 'pending', miner_id: minerIds[0] },
     ]);
+    expect(after.data.commands[0]).not.toHaveProperty('params');
   });
 
   it('issues one command per miner with a batch id and per-miner outcomes; foreign ids get none', async () => {
@@ -223,6 +228,8 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
   });
 
   it('exports the current filter as CSV, safe against formula injection', async () => {
+    // The reader is five hours behind UTC: the file is named with their date, the day before.
+    await t.app.db.updateTable('users').set({ time_zone: 'UTC-5' }).where('id', '=', master.id).execute();
     const res = await get(
       t.app,
       '/index/fbox.miner/export',
@@ -232,7 +239,7 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toBe(
-      `attachment; filename="miners-${areaId}-2025-01-01.csv"; filename*=UTF-8''miners-${areaId}-2025-01-01.csv`,
+      `attachment; filename="miners-${areaId}-2024-12-31.csv"; filename*=UTF-8''miners-${areaId}-2024-12-31.csv`,
     );
     const lines = res.body
       .replace(/^\uFEFF/, '')
@@ -241,8 +248,10 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
     expect(lines[0]).toMatch(/^SN,Worker,Model,/);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/^SN002,'=HYPERLINK\(""x""\)|^SN002,"'=HYPERLINK\(""x""\)"/);
-    expect(lines[1]).toContain('"fan, chain"');
+    // Codes in words, no -999, measured values rounded.
+    expect(lines[1]!.endsWith(',Offline,High,"Fan, Hash board chain",,,,,,,,')).toBe(true);
     expect(lines[2]).toMatch(/^SN001,acct\.w1,/);
+    expect(lines[2]).toContain(',Online,High,,,,,110.57,');
     const filtered = await get(
       t.app,
       '/index/fbox.miner/export',
@@ -257,6 +266,7 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
       { token, headers: { lang: 'zh-cn' } },
     );
     expect(zh.body).toContain('矿工名');
+    expect(zh.body).toContain(',离线,高功率,风扇、算力板链路,');
     // Failures stay JSON envelopes.
     const foreign = await get(t.app, '/index/fbox.miner/export', { area_id: '999999' }, { token });
     expect(foreign.json()).toMatchObject({ code: Code.NOT_FOUND });

@@ -7,33 +7,22 @@ import {
   translate,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
+import { csvLine, dateInZone, formatInZone, roundCell } from '../../lib/export-cells.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { FileDownload } from '../handler.js';
-import { csvCell } from '../miner/miner.csv.js';
 import { UserRepository } from '../user/user.repository.js';
 import type { TaskScope, TaskType } from './task.service.js';
 import { type Cell, xlsx } from './xlsx.js';
 
 type Format = 'csv' | 'xlsx';
 
-/** `UTC+8` / `UTC-5` → hours east of UTC (the account's time zone); anything else is UTC. */
-export const zoneOffsetHours = (zone: string | null | undefined): number => {
-  const m = /^UTC([+-]\d{1,2})(?::?(\d{2}))?$/.exec(zone ?? '');
-  if (!m) return 0;
-  const hours = Number(m[1]);
-  const minutes = Number(m[2] ?? 0);
-  return hours + Math.sign(hours || 1) * (minutes / 60);
-};
-
-/** `2025-01-01 08:00:00` in the account's time zone. */
-export const formatTime = (ms: number | null, offsetHours: number): string | null =>
-  ms === null ? null : new Date(ms + offsetHours * 3_600_000).toISOString().replace('T', ' ').slice(0, 19);
-
-const line = (cells: Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;
+/** `2025-01-01 08:00:00` in the account's time zone; empty when it has not happened. */
+const formatTime = (ms: number | null, zone: string): string | null =>
+  ms === null ? null : formatInZone(ms, zone);
 
 interface Columns<T> {
   header: SharedMessageKey[];
-  row: (item: T, lang: Language, zone: number) => Cell[];
+  row: (item: T, lang: Language, zone: string) => Cell[];
 }
 
 const runColumns: Columns<TaskRun> = {
@@ -80,7 +69,7 @@ const itemColumns: Columns<TaskItem> = {
     i.ip,
     i.fbox_name,
     translate(lang, `taskAction.${i.action}`),
-    i.reading,
+    i.reading === null ? null : roundCell(i.reading),
     translate(lang, `actionStatus.${i.status}`),
     i.error,
     formatTime(i.finished_at, zone),
@@ -103,9 +92,9 @@ const exportFile = async <T>(
   rows: AsyncGenerator<T[]>,
 ): Promise<FileDownload> => {
   const first = await rows.next();
-  const zone = zoneOffsetHours(await new UserRepository(app.db).timeZone(user.id));
+  const zone = (await new UserRepository(app.db).timeZone(user.id)) ?? 'UTC+0';
   const header = columns.header.map((key) => translate(lang, key));
-  const date = new Date(app.clock()).toISOString().slice(0, 10);
+  const date = dateInZone(app.clock(), zone);
   if (format === 'xlsx') {
     const table: Cell[][] = [header];
     if (!first.done) for (const item of first.value) table.push(columns.row(item, lang, zone));
@@ -117,9 +106,9 @@ const exportFile = async <T>(
     };
   }
   async function* csv() {
-    yield `\uFEFF${line(header)}`;
-    if (!first.done) yield first.value.map((item) => line(columns.row(item, lang, zone))).join('');
-    for await (const page of rows) yield page.map((item) => line(columns.row(item, lang, zone))).join('');
+    yield `\uFEFF${csvLine(header)}`;
+    if (!first.done) yield first.value.map((item) => csvLine(columns.row(item, lang, zone))).join('');
+    for await (const page of rows) yield page.map((item) => csvLine(columns.row(item, lang, zone))).join('');
   }
   return {
     filename: `${name}-${date}.csv`,

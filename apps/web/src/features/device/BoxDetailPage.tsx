@@ -22,8 +22,8 @@ import { formatTime } from '../../lib/time';
 import {
   showEnergy,
   showHashrate,
+  showLevel,
   showPercent,
-  showPlain,
   showPowerKw,
   showTemperature,
   showText,
@@ -192,7 +192,7 @@ const Tanks = ({ fbox }: { fbox: FboxDetail }) => {
           {
             key: 'level',
             title: t('device.tank.liquidLevel'),
-            render: (_, tank) => showPlain(tank.liquid_level),
+            render: (_, tank) => showLevel(tank.liquid_level),
           },
           {
             key: 'probes',

@@ -17,7 +17,7 @@ import { DetailState } from './BoxDetailPage';
 import styles from './components/device.module.css';
 import { HistoryCard, type HistoryChart } from './components/HistoryCard';
 import { useHistoryChoice } from './components/HistoryControls';
-import { useModeLabels } from './components/labels';
+import { useCommandText, useFaultText, useModeLabels } from './components/labels';
 import { whileOnline } from './components/miner-columns';
 import { seriesOf } from './history';
 import { fboxDetailPath, tankDetailPath, useIdParam } from './use-id-param';
@@ -28,6 +28,7 @@ const celsius = (v: number) => formatReading(v, '°C');
 const MinerFields = ({ miner }: { miner: MinerDetail }) => {
   const { t } = useTranslation();
   const modes = useModeLabels();
+  const faultText = useFaultText();
   return (
     <Descriptions size="small" bordered column={{ xs: 1, md: 2, xl: 3 }}>
       <Descriptions.Item label={t('device.miner.worker')}>{showText(miner.worker)}</Descriptions.Item>
@@ -74,7 +75,7 @@ const MinerFields = ({ miner }: { miner: MinerDetail }) => {
         <StatusTag status={miner.status} />
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.fault')}>
-        {miner.fault ? <Tag color="error">{miner.fault}</Tag> : '-'}
+        {miner.fault ? <Tag color="error">{faultText(miner.fault)}</Tag> : '-'}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.miner.uptime')}>
         <span data-testid="miner-uptime">{formatUptime(t, miner.uptime_s)}</span>
@@ -99,12 +100,14 @@ const MinerHistory = ({ id }: { id: number }) => {
     (): HistoryChart[] => [
       {
         testId: 'miner-chart-hashrate',
+        title: t('device.chart.hashrate'),
         series: [{ name: t('device.miner.hashrateRealtime'), points: seriesOf(points, 'hashrate') }],
         format: hashrate,
         area: true,
       },
       {
         testId: 'miner-chart-temperature',
+        title: t('device.chart.chipTemperature'),
         series: [{ name: t('device.miner.chipMax'), points: seriesOf(points, 'chip_max_temp') }],
         format: celsius,
       },
@@ -116,6 +119,7 @@ const MinerHistory = ({ id }: { id: number }) => {
 
 const CommandHistory = ({ commands }: { commands: Command[] }) => {
   const { t } = useTranslation();
+  const commandText = useCommandText();
   return (
     <Card size="small" title={t('device.command.history')}>
       <Table<Command>
@@ -130,7 +134,7 @@ const CommandHistory = ({ commands }: { commands: Command[] }) => {
             title: t('device.command.createdAt'),
             render: (_, c) => formatTime(c.created_at),
           },
-          { key: 'kind', title: t('device.command.kind'), dataIndex: 'kind' },
+          { key: 'kind', title: t('device.command.kind'), render: (_, c) => commandText(c) },
           {
             key: 'status',
             title: t('device.command.status'),

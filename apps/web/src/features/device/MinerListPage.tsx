@@ -15,7 +15,7 @@ import { useListQuery } from '../../lib/use-list-query';
 import { useMinerList } from './api-miner';
 import { CommandOutcomesDrawer } from './components/CommandOutcomesDrawer';
 import styles from './components/device.module.css';
-import { useModeLabels, useStatusOptions } from './components/labels';
+import { useFaultText, useModeLabels, useStatusOptions } from './components/labels';
 import { type BulkStart, MinerBulkActions, useAnyBulkAction } from './components/MinerBulkActions';
 import { MinerFilters } from './components/MinerFilters';
 import { minerColumns } from './components/miner-columns';
@@ -50,7 +50,11 @@ export const MinerListPage = () => {
   const anyAction = useAnyBulkAction();
   const [drawer, setDrawer] = useState<{ open: boolean; title: string }>({ open: false, title: '' });
   const names = useRef(new Map<number | string, string>());
-  const columns = useMemo(() => minerColumns(t, modeLabels, statusOptions), [t, modeLabels, statusOptions]);
+  const faultText = useFaultText();
+  const columns = useMemo(
+    () => minerColumns(t, modeLabels, statusOptions, faultText),
+    [t, modeLabels, statusOptions, faultText],
+  );
 
   // Remember the names of the miners on screen, so the drawer can name them after paging on.
   for (const miner of miners.data?.items ?? [])

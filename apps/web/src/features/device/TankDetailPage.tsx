@@ -13,7 +13,14 @@ import { DeleteButton } from '../../components/DeleteButton';
 import { StatusTag } from '../../components/StatusTag';
 import { useCan } from '../../lib/access';
 import { formatTime } from '../../lib/time';
-import { showHashrate, showPlain, showTemperature, showText } from '../../lib/values';
+import {
+  showDrive,
+  showHashrate,
+  showLevel,
+  showTemperature,
+  showText,
+  showWaterSpeed,
+} from '../../lib/values';
 import { useDeleteTank, useTankDetail, useTankHistory } from './api-tank';
 import { DetailState } from './BoxDetailPage';
 import { DeviceMiners } from './components/DeviceMiners';
@@ -45,18 +52,20 @@ const TankFields = ({ tank }: { tank: TankDetail }) => {
         {showTemperature(tank.oil_out_temp)}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.tank.liquidLevel')}>
-        {showPlain(tank.liquid_level)}
+        {showLevel(tank.liquid_level)}
       </Descriptions.Item>
       <Descriptions.Item label={t('device.tank.pumpEfficiency')}>
         <Space>
-          {showPlain(tank.oil_pump_efficiency, 0)}
+          {showDrive(tank.oil_pump_efficiency)}
           {pump !== null && <Progress percent={pump} size="small" style={{ width: 120 }} />}
         </Space>
       </Descriptions.Item>
       <Descriptions.Item label={t('device.tank.waterIn')}>
         {showTemperature(tank.water_in_temp)}
       </Descriptions.Item>
-      <Descriptions.Item label={t('device.tank.waterSpeed')}>{showPlain(tank.water_speed)}</Descriptions.Item>
+      <Descriptions.Item label={t('device.tank.waterSpeed')}>
+        {showWaterSpeed(tank.water_speed)}
+      </Descriptions.Item>
       <Descriptions.Item label={t('device.tank.shortCircuit')}>
         {tank.short_circuit ? (
           <Tag color="error">{t('device.tank.shortAlarm')}</Tag>
@@ -93,6 +102,7 @@ const TankHistory = ({ id }: { id: number }) => {
     (): HistoryChart[] => [
       {
         testId: 'tank-chart-temperature',
+        title: t('device.chart.oilTemperature'),
         series: [
           { name: `${t('device.tank.oilIn')} (°C)`, points: seriesOf(points, 'oil_in_temp') },
           { name: `${t('device.tank.oilOut')} (°C)`, points: seriesOf(points, 'oil_out_temp') },
@@ -101,8 +111,9 @@ const TankHistory = ({ id }: { id: number }) => {
       },
       {
         testId: 'tank-chart-level',
+        title: t('device.chart.liquidLevel'),
         series: [{ name: t('device.tank.liquidLevel'), points: seriesOf(points, 'liquid_level') }],
-        format: plain,
+        format: (v) => formatReading(v, '%', 1),
         area: true,
       },
     ],

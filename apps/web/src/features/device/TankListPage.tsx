@@ -13,7 +13,7 @@ import { StatusTag } from '../../components/StatusTag';
 import { tableQueryProps } from '../../components/table-query';
 import { useCan } from '../../lib/access';
 import { useListQuery } from '../../lib/use-list-query';
-import { showHashrate, showPlain, showTemperature, showText } from '../../lib/values';
+import { showHashrate, showLevel, showTemperature, showText } from '../../lib/values';
 import { useFboxOptions } from './api-fbox';
 import { useTankList } from './api-tank';
 import styles from './components/device.module.css';
@@ -79,7 +79,7 @@ export const TankListPage = () => {
       key: 'liquid_level',
       title: t('device.tank.liquidLevel'),
       sortField: 'liquid_level',
-      render: (_, x) => showPlain(x.liquid_level),
+      render: (_, x) => showLevel(x.liquid_level),
     },
     {
       key: 'control_mode',

@@ -21,18 +21,21 @@ export const FboxHistory = ({ id }: { id: number }) => {
     (): HistoryChart[] => [
       {
         testId: 'box-chart-power',
+        title: t('device.chart.power'),
         series: [{ name: t('device.box.power'), points: seriesOf(points, 'power_kw') }],
         format: kw,
         area: true,
       },
       {
         testId: 'box-chart-hashrate',
+        title: t('device.chart.hashrate'),
         series: [{ name: t('device.box.hashrate'), points: seriesOf(points, 'hashrate') }],
         format: hashrate,
         area: true,
       },
       {
         testId: 'box-chart-climate',
+        title: t('device.chart.climate'),
         series: [
           { name: `${t('device.box.temperature')} (°C)`, points: seriesOf(points, 'temperature') },
           { name: `${t('device.box.humidity')} (%)`, points: seriesOf(points, 'humidity') },
@@ -41,6 +44,7 @@ export const FboxHistory = ({ id }: { id: number }) => {
       },
       {
         testId: 'box-chart-energy',
+        title: t('device.chart.energy'),
         series: [{ name: t('device.box.energy'), points: seriesOf(points, 'energy_kwh') }],
         format: energy,
         area: true,

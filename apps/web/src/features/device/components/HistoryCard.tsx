@@ -1,6 +1,7 @@
 import Card from 'antd/es/card';
 import Col from 'antd/es/col';
 import Row from 'antd/es/row';
+import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 import { type ChartSeries, TimeSeriesChart } from '../../../components/charts/TimeSeriesChart';
 import { type HistoryChoice, HistoryControls } from './HistoryControls';
@@ -8,6 +9,8 @@ import { type HistoryChoice, HistoryControls } from './HistoryControls';
 /** One chart of a device's history card. */
 export interface HistoryChart {
   testId: string;
+  /** What the chart shows, above it ("Oil temperature"). */
+  title: string;
   series: ChartSeries[];
   format: (value: number) => string;
   /** Fill under a single line (totals such as power or hashrate). */
@@ -30,6 +33,9 @@ export const HistoryCard = ({
       <Row gutter={[16, 16]}>
         {charts.map((chart) => (
           <Col xs={24} xl={12} key={chart.testId}>
+            <Typography.Text strong id={`${chart.testId}-title`}>
+              {chart.title}
+            </Typography.Text>
             <TimeSeriesChart
               testId={chart.testId}
               series={chart.series}

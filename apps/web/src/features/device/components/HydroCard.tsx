@@ -5,7 +5,7 @@ import Progress from 'antd/es/progress';
 import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
-import { showPercent, showPlain, showTemperature } from '../../../lib/values';
+import { showDrive, showFlowRate, showPercent, showTemperature } from '../../../lib/values';
 
 type Pump = FboxDetail['pumps'][number];
 
@@ -21,7 +21,7 @@ export const HydroCard = ({ fbox }: { fbox: FboxDetail }) => {
         <Descriptions.Item label={t('device.box.waterOut')}>
           {showTemperature(fbox.water_out_temp)}
         </Descriptions.Item>
-        <Descriptions.Item label={t('device.box.flowRate')}>{showPlain(fbox.flow_rate)}</Descriptions.Item>
+        <Descriptions.Item label={t('device.box.flowRate')}>{showFlowRate(fbox.flow_rate)}</Descriptions.Item>
         <Descriptions.Item label={t('device.box.valve')}>{showPercent(fbox.valve_opening)}</Descriptions.Item>
       </Descriptions>
       <Table<Pump>
@@ -41,7 +41,7 @@ export const HydroCard = ({ fbox }: { fbox: FboxDetail }) => {
               </Tag>
             ),
           },
-          { key: 'speed', title: t('device.box.pumpSpeed'), render: (_, p) => showPlain(p.speed, 0) },
+          { key: 'speed', title: t('device.box.pumpSpeed'), render: (_, p) => showDrive(p.speed) },
           {
             key: 'load',
             title: t('device.tank.load'),

@@ -5,7 +5,7 @@ import type { ListQueryState } from '../../../lib/use-list-query';
 import { useFboxOptions } from '../api-fbox';
 import { useMinerFilterOptions } from '../api-miner';
 import { useTankOptions } from '../api-tank';
-import { useModeLabels, useStatusOptions } from './labels';
+import { useFaultText, useModeLabels, useStatusOptions } from './labels';
 
 const strings = (values: string[] = []) => values.map((value) => ({ value, label: value }));
 
@@ -18,6 +18,7 @@ export const MinerFilters = ({ list }: { list: ListQueryState }) => {
   const options = useMinerFilterOptions();
   const modes = useModeLabels();
   const statuses = useStatusOptions();
+  const faultText = useFaultText();
   const fbox = {
     name: 'fbox_id',
     label: t('device.tank.fbox'),
@@ -38,7 +39,7 @@ export const MinerFilters = ({ list }: { list: ListQueryState }) => {
   const fault = [
     { value: 'any', label: t('device.miner.faultAny') },
     { value: 'none', label: t('device.miner.faultNone') },
-    ...strings(options.data?.faults),
+    ...(options.data?.faults ?? []).map((value) => ({ value, label: faultText(value) })),
   ];
   const hijacked = t('fboxConfig.miner.poolHijacked');
   return (

@@ -13,7 +13,7 @@ import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
 import { CommandStatusTag } from '../../../components/CommandStatusTag';
 import { useCan } from '../../../lib/access';
-import { showPlain } from '../../../lib/values';
+import { showDrive } from '../../../lib/values';
 import { useTankCommand } from '../api-tank';
 import { useTrackedCommands } from '../use-command-outcomes';
 
@@ -137,7 +137,7 @@ export const TankControls = ({ tank }: { tank: TankDetail }) => {
                 <Tag>{t('device.tank.fanStopped')}</Tag>
               ),
           },
-          { key: 'value', title: t('device.tank.fanSpeed'), render: (_, f) => showPlain(f.value, 0) },
+          { key: 'value', title: t('device.tank.fanSpeed'), render: (_, f) => showDrive(f.value) },
           {
             key: 'load',
             title: t('device.tank.load'),

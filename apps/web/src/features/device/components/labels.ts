@@ -1,4 +1,4 @@
-import type { FboxKind } from '@fbox/contracts';
+import type { Command, FboxKind } from '@fbox/contracts';
 import { useTranslation } from 'react-i18next';
 
 /** FBOX kinds in the user's language. */
@@ -24,4 +24,30 @@ export const useStatusOptions = () => {
 export const useModeLabels = (): Record<'high' | 'low', string> => {
   const { t } = useTranslation();
   return { high: t('device.miner.modeHigh'), low: t('device.miner.modeLow') };
+};
+
+/**
+ * A miner's fault codes in words (`fan, chain` → "Fan, Hash board chain"); a code the messages do
+ * not name (a new firmware's) is shown as reported.
+ */
+export const useFaultText = (): ((codes: string) => string) => {
+  const { t, i18n } = useTranslation();
+  return (codes) =>
+    codes
+      .split(',')
+      .map((code) => code.trim())
+      .filter(Boolean)
+      .map((code) => (i18n.exists(`fault.${code}`) ? t(`fault.${code}` as 'fault.fan') : code))
+      .join(t('common.listSeparator'));
+};
+
+/** A command in words: "Power mode: Low", "Restart". */
+export const useCommandText = (): ((command: Pick<Command, 'kind' | 'variant'>) => string) => {
+  const { t } = useTranslation();
+  return ({ kind, variant }) => {
+    const label = t(`device.commandKind.${kind}`);
+    return variant
+      ? t('device.command.withVariant', { kind: label, variant: t(`device.commandVariant.${variant}`) })
+      : label;
+  };
 };

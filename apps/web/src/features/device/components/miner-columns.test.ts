@@ -35,7 +35,9 @@ const miner = (status: 'online' | 'offline'): MinerListItem => ({
 
 /** What a column shows for a miner, as text. */
 const shown = (key: string, m: MinerListItem) => {
-  const column = minerColumns(i18n.t, { high: 'High', low: 'Low' }, []).find((c) => c.key === key)!;
+  const column = minerColumns(i18n.t, { high: 'High', low: 'Low' }, [], (codes) => codes).find(
+    (c) => c.key === key,
+  )!;
   return String(column.render!(undefined, m, 0));
 };
 

@@ -20,6 +20,7 @@ export const minerColumns = (
   t: TFunction,
   modeLabels: Record<'high' | 'low', string>,
   statusOptions: { text: string; value: string }[],
+  faultText: (codes: string) => string,
 ): ServerColumn<MinerListItem>[] => [
   {
     key: 'worker',
@@ -109,7 +110,7 @@ export const minerColumns = (
     key: 'fault',
     title: t('device.miner.fault'),
     sortField: 'fault',
-    render: (_, m) => (m.fault ? <Tag color="error">{m.fault}</Tag> : '-'),
+    render: (_, m) => (m.fault ? <Tag color="error">{faultText(m.fault)}</Tag> : '-'),
   },
   {
     key: 'uptime_s',

@@ -24,11 +24,11 @@ export const DeleteMineButton = ({ mine }: { mine: Mine }) => {
         content: (
           <span data-testid="mine-delete-summary">
             {t('mines.delete.content', {
-              fboxes: preview.fboxes,
-              tanks: preview.tanks,
-              miners: preview.miners,
-              clients: preview.clients,
-              subAccounts: preview.sub_accounts,
+              fboxes: t('mines.delete.fboxes', { count: preview.fboxes }),
+              tanks: t('mines.delete.tanks', { count: preview.tanks }),
+              miners: t('mines.delete.miners', { count: preview.miners }),
+              clients: t('mines.delete.clients', { count: preview.clients }),
+              subAccounts: t('mines.delete.subAccounts', { count: preview.sub_accounts }),
             })}
           </span>
         ),
