@@ -231,6 +231,20 @@ const onlineMinersOnList = async (
 
 const restarted: number[] = [];
 
+/** Confirms an action on one miner, named in the question, and waits until it is acknowledged. */
+const confirmOneAcknowledged = async (page: Page, worker: string) => {
+  await page.getByTestId('bulk-confirm-ok').waitFor();
+  expect(await page.locator('.ant-modal-confirm-content').innerText()).toBe(
+    `This applies to miner ${worker}.`,
+  );
+  await confirmOk(page.getByTestId('bulk-confirm-ok'));
+  await expect
+    .poll(() => outcomeStatuses(page), { timeout: LIVE_TIMEOUT, message: `${worker}'s command` })
+    .toEqual(['acknowledged']);
+};
+/** Miners the tests switched to low mode. */
+const lowered: number[] = [];
+
 describe('live mine', () => {
   it('renders Home and every device page with live data in English, without console errors', async () => {
     await visitLivePages('en');
@@ -290,6 +304,7 @@ describe('live mine', () => {
     await page.goto(`${server.url}/device/machineList`);
     // Miners in high mode, so the mode read back afterwards shows the change.
     const picked = await onlineMinersOnList(page, 3, restarted, (miner) => miner.mode === 'high');
+    lowered.push(...picked);
     await selectMiners(page, picked);
     await page.getByTestId('miner-bulk-mode-low').click();
     await confirmBulk(page, 3);
@@ -311,6 +326,36 @@ describe('live mine', () => {
         timeout: LIVE_TIMEOUT,
       })
       .toEqual(['low', 'low', 'low']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("acts on one miner from its own page and from its row's menu, each confirmed by name and acknowledged", async () => {
+    const { page, context, errors } = await signedIn(browser, server, 'en');
+    await page.goto(`${server.url}/device/machineList`);
+    const [id] = await onlineMinersOnList(page, 1, [...restarted, ...lowered], (m) => m.mode === 'high');
+    if (id === undefined) throw new Error('no online miner in high mode');
+    const { worker } = await minerById(id);
+
+    // Its page: Low mode, confirmed by name, acknowledged live; the history says what was sent.
+    await page.goto(`${server.url}/device/machineDetail?id=${id}`);
+    await page.getByTestId('miner-detail-actions').getByTestId('miner-bulk-mode-low').click();
+    await confirmOneAcknowledged(page, worker);
+    await page.getByTestId('command-outcomes').locator('.ant-drawer-close').click();
+    const history = page.getByTestId('miner-commands');
+    const first = history.locator('tbody tr.ant-table-row').first();
+    await expect.poll(() => first.innerText(), { timeout: LIVE_TIMEOUT }).toContain('Power mode: Low');
+    await expect
+      .poll(() => first.locator('[data-status]').first().getAttribute('data-status'))
+      .toBe('acknowledged');
+
+    // The list: the row's own menu puts it back to High mode, without selecting it.
+    await page.goto(`${server.url}/device/machineList`);
+    const minerRow = row(page.getByTestId('miner-list-table'), id);
+    await minerRow.getByTestId('miner-row-actions').click();
+    await page.locator('.ant-dropdown:visible').getByText('High mode', { exact: true }).click();
+    await confirmOneAcknowledged(page, worker);
+    await expect.poll(async () => (await minerById(id)).mode, { timeout: LIVE_TIMEOUT }).toBe('high');
     expect(errors).toEqual([]);
     await context.close();
   });

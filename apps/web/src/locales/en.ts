@@ -44,6 +44,7 @@ export const en = {
   'app.route.dataBoardNew': 'Data board (new)',
 
   'common.action.ok': 'OK',
+  'common.action.more': 'Actions',
   'common.action.cancel': 'Cancel',
   'common.action.save': 'Save',
   'common.state.on': 'On',
@@ -331,6 +332,9 @@ export const en = {
   'device.miner.bulkOverclock': 'Auto overclock',
   'device.miner.bulkResave': 'Re-save account',
   'device.miner.bulkDelete': 'Delete',
+  'device.miner.actionConfirmOne': 'This applies to miner {{name}}.',
+  'device.miner.deleteConfirmOne': 'Delete miner {{name}} with its history?',
+  'device.miner.rowActions': 'Actions on {{name}}',
   'device.miner.bulkConfirm': 'This applies to {{count}} selected miners.',
   'device.miner.bulkConfirm_one': 'This applies to the {{count}} selected miner.',
   'device.miner.deleteConfirm': 'Delete {{count}} selected miners?',

@@ -43,6 +43,7 @@ export const zh: Record<keyof typeof en, string> = {
   'app.route.dataBoardNew': '数据看板（新）',
 
   'common.action.ok': '确定',
+  'common.action.more': '操作',
   'common.action.cancel': '取消',
   'common.action.save': '保存',
   'common.state.on': '开',
@@ -325,6 +326,9 @@ export const zh: Record<keyof typeof en, string> = {
   'device.miner.bulkOverclock': '自动超频',
   'device.miner.bulkResave': '重新保存账号',
   'device.miner.bulkDelete': '删除',
+  'device.miner.actionConfirmOne': '将作用于矿机 {{name}}。',
+  'device.miner.deleteConfirmOne': '删除矿机 {{name}} 及其历史数据？',
+  'device.miner.rowActions': '对 {{name}} 的操作',
   'device.miner.bulkConfirm': '将作用于已选的 {{count}} 台矿机。',
   'device.miner.bulkConfirm_one': '将作用于已选的 {{count}} 台矿机。',
   'device.miner.deleteConfirm': '删除已选的 {{count}} 台矿机？',

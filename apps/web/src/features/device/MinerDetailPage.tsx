@@ -1,25 +1,31 @@
 import { type Command, formatHashrate, formatReading, type MinerDetail } from '@fbox/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
 import Space from 'antd/es/space';
 import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { CommandStatusTag } from '../../components/CommandStatusTag';
 import { StatusTag } from '../../components/StatusTag';
 import { formatTime } from '../../lib/time';
 import { formatUptime, showHashrate, showPowerW, showTemperature, showText } from '../../lib/values';
 import { useMinerDetail, useMinerHistory } from './api-miner';
 import { DetailState } from './BoxDetailPage';
+import { CommandOutcomesDrawer } from './components/CommandOutcomesDrawer';
 import styles from './components/device.module.css';
 import { HistoryCard, type HistoryChart } from './components/HistoryCard';
 import { useHistoryChoice } from './components/HistoryControls';
-import { useCommandText, useFaultText, useModeLabels } from './components/labels';
+import { minerName, useCommandText, useFaultText, useModeLabels } from './components/labels';
+import { MinerBulkActions, useAnyBulkAction, useMinerActions } from './components/MinerBulkActions';
 import { whileOnline } from './components/miner-columns';
 import { seriesOf } from './history';
+import { minerKeys } from './keys';
+import type { OutcomeState } from './outcome-reducer';
+import { useCommandOutcomes } from './use-command-outcomes';
 import { fboxDetailPath, tankDetailPath, useIdParam } from './use-id-param';
 
 const hashrate = (v: number) => formatHashrate(v);
@@ -117,11 +123,13 @@ const MinerHistory = ({ id }: { id: number }) => {
   return <HistoryCard choice={choice} loading={history.isPending} charts={charts} />;
 };
 
-const CommandHistory = ({ commands }: { commands: Command[] }) => {
+/** The miner's recent commands; `live` holds statuses newer than the detail (this page's actions). */
+const CommandHistory = ({ commands, live }: { commands: Command[]; live: OutcomeState }) => {
   const { t } = useTranslation();
   const commandText = useCommandText();
+  const statusOf = (c: Command) => live.outcomes.find((o) => o.commandId === c.id)?.status ?? c.status;
   return (
-    <Card size="small" title={t('device.command.history')}>
+    <Card size="small" title={t('device.command.history')} data-testid="miner-commands">
       <Table<Command>
         rowKey="id"
         size="small"
@@ -139,8 +147,8 @@ const CommandHistory = ({ commands }: { commands: Command[] }) => {
             key: 'status',
             title: t('device.command.status'),
             render: (_, c) => (
-              <span data-status={c.status}>
-                <CommandStatusTag status={c.status} />
+              <span data-status={statusOf(c)}>
+                <CommandStatusTag status={statusOf(c)} />
               </span>
             ),
           },
@@ -156,11 +164,28 @@ const CommandHistory = ({ commands }: { commands: Command[] }) => {
   );
 };
 
-/** Miner detail (/device/machineDetail?id=): every field, hashrate/temperature history, its commands. */
+/**
+ * Miner detail (/device/machineDetail?id=): every field, hashrate/temperature history, its commands,
+ * and the list's actions on this one miner, with the same confirmations and live outcome.
+ */
 export const MinerDetailPage = () => {
   const id = useIdParam();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const detail = useMinerDetail(id);
   const miner = detail.data;
+  const outcomes = useCommandOutcomes();
+  const [drawer, setDrawer] = useState<{ open: boolean; title: string }>({ open: false, title: '' });
+  const anyAction = useAnyBulkAction();
+  const actions = useMinerActions({
+    onStarted: ({ title, batchId, outcomes: rows }) => {
+      outcomes.dispatch({ type: 'start', batchId, outcomes: rows });
+      setDrawer({ open: true, title });
+      // The new command joins the history below; its status then follows the live outcome.
+      void queryClient.invalidateQueries({ queryKey: minerKeys.detail(id) });
+    },
+    onDeleted: () => void navigate('/device/machineList'),
+  });
   if (!miner)
     return (
       <div className={styles.page} data-testid="miner-detail">
@@ -178,10 +203,23 @@ export const MinerDetailPage = () => {
           </Typography.Title>
           <StatusTag status={miner.status} />
         </Space>
+        {anyAction && (
+          <div style={{ marginTop: 12 }} data-testid="miner-detail-actions">
+            {actions.holder}
+            <MinerBulkActions actions={actions} ids={[miner.id]} name={minerName(miner)} />
+          </div>
+        )}
       </Card>
       <MinerFields miner={miner} />
       <MinerHistory id={miner.id} />
-      <CommandHistory commands={miner.commands} />
+      <CommandHistory commands={miner.commands} live={outcomes.state} />
+      <CommandOutcomesDrawer
+        open={drawer.open}
+        title={drawer.title}
+        state={outcomes.state}
+        names={new Map([[miner.id, minerName(miner)]])}
+        onClose={() => setDrawer((d) => ({ ...d, open: false }))}
+      />
     </div>
   );
 };

@@ -4,7 +4,7 @@ import { MinerListQuerySchema } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Typography from 'antd/es/typography';
-import { type Key, useMemo, useRef, useState } from 'react';
+import { type Key, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerTable } from '../../components/ServerTable';
 import { tableQueryProps } from '../../components/table-query';
@@ -15,8 +15,14 @@ import { useListQuery } from '../../lib/use-list-query';
 import { useMinerList } from './api-miner';
 import { CommandOutcomesDrawer } from './components/CommandOutcomesDrawer';
 import styles from './components/device.module.css';
-import { useFaultText, useModeLabels, useStatusOptions } from './components/labels';
-import { type BulkStart, MinerBulkActions, useAnyBulkAction } from './components/MinerBulkActions';
+import { minerName, useFaultText, useModeLabels, useStatusOptions } from './components/labels';
+import {
+  type BulkStart,
+  MinerBulkActions,
+  MinerRowMenu,
+  useAnyBulkAction,
+  useMinerActions,
+} from './components/MinerBulkActions';
 import { MinerFilters } from './components/MinerFilters';
 import { minerColumns } from './components/miner-columns';
 import { useCommandOutcomes } from './use-command-outcomes';
@@ -51,19 +57,23 @@ export const MinerListPage = () => {
   const [drawer, setDrawer] = useState<{ open: boolean; title: string }>({ open: false, title: '' });
   const names = useRef(new Map<number | string, string>());
   const faultText = useFaultText();
-  const columns = useMemo(
-    () => minerColumns(t, modeLabels, statusOptions, faultText),
-    [t, modeLabels, statusOptions, faultText],
-  );
 
   // Remember the names of the miners on screen, so the drawer can name them after paging on.
-  for (const miner of miners.data?.items ?? [])
-    names.current.set(miner.id, miner.worker || miner.ip || miner.sn);
+  for (const miner of miners.data?.items ?? []) names.current.set(miner.id, minerName(miner));
 
   const onStarted = ({ title, batchId, outcomes: rows }: BulkStart) => {
     outcomes.dispatch({ type: 'start', batchId, outcomes: rows });
     setDrawer({ open: true, title });
   };
+  const actions = useMinerActions({ onStarted, onDeleted: () => setSelected([]) });
+  const columns = minerColumns(t, {
+    modeLabels,
+    statusOptions,
+    faultText,
+    rowMenu: anyAction
+      ? (miner) => <MinerRowMenu actions={actions} id={miner.id} name={minerName(miner)} />
+      : undefined,
+  });
 
   const onExport = () => {
     const { page: _p, limit: _l, ...params } = toRequestParams(list.query);
@@ -72,6 +82,7 @@ export const MinerListPage = () => {
 
   return (
     <div className={styles.page}>
+      {actions.holder}
       <Card>
         <div className={styles.headerRow} style={{ marginBottom: 12 }}>
           {anyAction && (
@@ -79,11 +90,7 @@ export const MinerListPage = () => {
               <Typography.Text type="secondary" data-testid="miner-selected-count">
                 {t('device.miner.selected', { count: selected.length })}
               </Typography.Text>
-              <MinerBulkActions
-                ids={selected.map(Number)}
-                onStarted={onStarted}
-                onDeleted={() => setSelected([])}
-              />
+              <MinerBulkActions actions={actions} ids={selected.map(Number)} />
             </>
           )}
           {outcomes.state.outcomes.length > 0 && !drawer.open && (

@@ -11,8 +11,8 @@ interface Props<V> {
   form: FormInstance<V>;
   /** The antd form name: it prefixes the inputs' ids. */
   name: string;
-  /** How many miners the action touches, said above the form. */
-  count: number;
+  /** Which miners the action touches, said above the form ("This applies to 3 selected miners."). */
+  scope: string;
   saving: boolean;
   initialValues?: Partial<V>;
   /** Starts the action; a refusal's field errors show on the fields and keep the dialog open. */
@@ -27,7 +27,7 @@ export const BulkFormDialog = <V,>({
   title,
   form,
   name,
-  count,
+  scope,
   saving,
   initialValues,
   onSubmit,
@@ -52,7 +52,7 @@ export const BulkFormDialog = <V,>({
       saving={saving}
       onClose={onClose}
     >
-      <p>{t('device.miner.bulkConfirm', { count })}</p>
+      <p>{scope}</p>
       <Form<V> form={form} name={name} layout="vertical" initialValues={initialValues} onFinish={onFinish}>
         {children}
       </Form>

@@ -1,9 +1,29 @@
 import type { RuleList } from '@fbox/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accessKeys } from '../../../lib/access';
-import { MinerBulkActions } from './MinerBulkActions';
+import { MinerBulkActions, MinerRowMenu, useMinerActions } from './MinerBulkActions';
+
+const Toolbar = () => {
+  const actions = useMinerActions({ onStarted: () => undefined, onDeleted: () => undefined });
+  return (
+    <>
+      {actions.holder}
+      <MinerBulkActions actions={actions} ids={[1]} />
+    </>
+  );
+};
+
+const Row = () => {
+  const actions = useMinerActions({ onStarted: () => undefined, onDeleted: () => undefined });
+  return (
+    <>
+      {actions.holder}
+      <MinerRowMenu actions={actions} id={7} name="acct.w7" />
+    </>
+  );
+};
 
 const all = ['minerControl', 'minerPool', 'tankControl', 'taskControl'] as const;
 
@@ -13,7 +33,7 @@ const renderFor = (rules: RuleList) => {
   client.setQueryData(accessKeys.rules(), rules);
   render(
     <QueryClientProvider client={client}>
-      <MinerBulkActions ids={[1]} onStarted={() => undefined} onDeleted={() => undefined} />
+      <Toolbar />
     </QueryClientProvider>,
   );
   return ['restart', 'mode-high', 'mode-low', 'pool', 'overclock', 'resave', 'delete'].filter(
@@ -41,5 +61,21 @@ describe('MinerBulkActions', () => {
   it('shows administrators and masters every action', () => {
     const every = ['restart', 'mode-high', 'mode-low', 'pool', 'overclock', 'resave', 'delete'];
     expect(renderFor({ role: 'administrator', rules: [...all], all: [...all] })).toEqual(every);
+  });
+
+  it('acts on one miner from its row menu, naming it in the confirmation', async () => {
+    const client = new QueryClient();
+    client.setQueryData(accessKeys.rules(), { role: 'administrator', rules: [...all], all: [...all] });
+    render(
+      <QueryClientProvider client={client}>
+        <Row />
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByTestId('miner-row-actions'));
+    fireEvent.click(await screen.findByText('Restart'));
+    expect(await screen.findByText('This applies to miner acct.w7.')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('miner-row-actions'));
+    fireEvent.click(await screen.findByText('Delete'));
+    expect(await screen.findByText('Delete miner acct.w7 with its history?')).toBeTruthy();
   });
 });

@@ -1,12 +1,14 @@
+import { DownOutlined } from '@ant-design/icons';
 import type { EndpointName } from '@fbox/contracts';
 import { MinerOverclockBodySchema, MinerPoolBodySchema } from '@fbox/contracts';
 import Button from 'antd/es/button';
+import Dropdown from 'antd/es/dropdown';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Space from 'antd/es/space';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NumberInput } from '../../../components/NumberInput';
 import { useCan } from '../../../lib/access';
@@ -21,8 +23,7 @@ export interface BulkStart {
   outcomes: Outcome[];
 }
 
-interface Props {
-  ids: number[];
+interface Handlers {
   /** Called with each miner's command once the server accepted the action. */
   onStarted: (start: BulkStart) => void;
   onDeleted: () => void;
@@ -31,7 +32,7 @@ interface Props {
 const poolShape = MinerPoolBodySchema.shape;
 const POOL_EXAMPLE = 'stratum+tcp://pool.example.com:3333';
 const overclockShape = MinerOverclockBodySchema.shape;
-/** The endpoint behind each bulk button: a button shows only when the caller may call it. */
+/** The endpoint behind each action: an action shows only when the caller may call it. */
 export const bulkActionEndpoints = {
   restart: 'minerRestart',
   high: 'minerChangeMode',
@@ -41,8 +42,20 @@ export const bulkActionEndpoints = {
   resave: 'minerResaveAccount',
   delete: 'minerDelete',
 } as const satisfies Record<string, EndpointName>;
+export type MinerActionKey = keyof typeof bulkActionEndpoints;
 
-/** Whether any bulk action is open to the caller (else the list offers no row selection). */
+/** Test ids of the toolbar buttons (`miner-bulk-<id>`), stable for the e2e suite. */
+const testIds: Record<MinerActionKey, string> = {
+  restart: 'restart',
+  high: 'mode-high',
+  low: 'mode-low',
+  pool: 'pool',
+  overclock: 'overclock',
+  resave: 'resave',
+  delete: 'delete',
+};
+
+/** Whether any miner action is open to the caller (else the list offers no row selection). */
 export const useAnyBulkAction = (): boolean => {
   const can = useCan();
   return Object.values(bulkActionEndpoints).some(can);
@@ -50,22 +63,43 @@ export const useAnyBulkAction = (): boolean => {
 
 const filled = (value: unknown) => value !== undefined && value !== null && value !== '';
 
+/** Which miners an action is about to touch: ids, and the miner's name when it is one miner. */
+export interface ActionTarget {
+  ids: number[];
+  name?: string;
+}
+
 /**
- * Bulk actions on the selected miners, each behind a confirmation that says how many miners it
- * touches: restart, high/low mode, pool change, auto overclock, re-save account, delete.
+ * The miner actions — restart, high/low mode, pool change, auto overclock, re-save account, delete —
+ * each behind a confirmation that says which miners it touches. One place for the list's toolbar, a
+ * row's menu and the miner's own page, so all three ask and report the same way.
  */
-export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
+export const useMinerActions = ({ onStarted, onDeleted }: Handlers) => {
   const { t } = useTranslation();
-  const [modal, holder] = Modal.useModal();
+  const [modal, modalHolder] = Modal.useModal();
   const action = useMinerAction();
   const remove = useDeleteMiners();
-  const [dialog, setDialog] = useState<'pool' | 'overclock' | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'pool' | 'overclock'; target: ActionTarget } | null>(null);
   const [poolForm] = Form.useForm<{ pool_address: string; worker: string; password?: string }>();
   const [clockForm] = Form.useForm<{ status: 'on' | 'off'; min?: number; max?: number }>();
-  const count = ids.length;
   const can = useCan();
 
-  const run = async (bulk: MinerBulkAction, title: string) => {
+  const labels: Record<MinerActionKey, string> = {
+    restart: t('device.miner.bulkRestart'),
+    high: t('device.miner.bulkHigh'),
+    low: t('device.miner.bulkLow'),
+    pool: t('device.miner.bulkPool'),
+    overclock: t('device.miner.bulkOverclock'),
+    resave: t('device.miner.bulkResave'),
+    delete: t('device.miner.bulkDelete'),
+  };
+  /** "This applies to S19-01." for one named miner, else how many are selected. */
+  const scope = ({ ids, name }: ActionTarget) =>
+    name
+      ? t('device.miner.actionConfirmOne', { name })
+      : t('device.miner.bulkConfirm', { count: ids.length });
+
+  const run = async (ids: number[], bulk: MinerBulkAction, title: string) => {
     const result = await action.mutateAsync({ ids, action: bulk });
     onStarted({
       title,
@@ -74,71 +108,56 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
     });
   };
 
-  const confirm = (bulk: MinerBulkAction, title: string, danger = false) =>
+  const confirm = (target: ActionTarget, bulk: MinerBulkAction, title: string) =>
     void modal.confirm({
       title,
-      content: t('device.miner.bulkConfirm', { count }),
+      content: scope(target),
       okText: t('common.action.ok'),
       cancelText: t('common.action.cancel'),
-      okButtonProps: { danger, 'data-testid': 'bulk-confirm-ok' } as never,
-      onOk: () => run(bulk, title),
+      okButtonProps: { 'data-testid': 'bulk-confirm-ok' } as never,
+      onOk: () => run(target.ids, bulk, title),
     });
 
-  const onDelete = () =>
+  const onDelete = (target: ActionTarget) =>
     void modal.confirm({
-      title: t('device.miner.bulkDelete'),
-      content: t('device.miner.deleteConfirm', { count }),
+      title: labels.delete,
+      content: target.name
+        ? t('device.miner.deleteConfirmOne', { name: target.name })
+        : t('device.miner.deleteConfirm', { count: target.ids.length }),
       okText: t('common.action.delete'),
       cancelText: t('common.action.cancel'),
       okButtonProps: { danger: true, 'data-testid': 'bulk-confirm-ok' } as never,
-      onOk: () => remove.mutateAsync({ ids }).then(onDeleted),
+      onOk: () => remove.mutateAsync({ ids: target.ids }).then(onDeleted),
     });
 
-  const none = count === 0;
-  const button = (
-    action: keyof typeof bulkActionEndpoints,
-    testId: string,
-    label: string,
-    onClick: () => void,
-    danger = false,
-  ) =>
-    can(bulkActionEndpoints[action]) && (
-      <Button key={testId} data-testid={testId} disabled={none} danger={danger} onClick={onClick}>
-        {label}
-      </Button>
-    );
+  /** Starts an action on the target: its confirmation, or the dialog that asks for its values. */
+  const start = (key: MinerActionKey, target: ActionTarget) => {
+    if (key === 'restart') confirm(target, { kind: 'restart' }, labels.restart);
+    else if (key === 'high' || key === 'low') confirm(target, { kind: 'mode', mode: key }, labels[key]);
+    else if (key === 'resave') confirm(target, { kind: 'resave' }, labels.resave);
+    else if (key === 'delete') onDelete(target);
+    else setDialog({ kind: key, target });
+  };
 
-  return (
-    <Space wrap>
-      {holder}
-      {button('restart', 'miner-bulk-restart', t('device.miner.bulkRestart'), () =>
-        confirm({ kind: 'restart' }, t('device.miner.bulkRestart')),
-      )}
-      {button('high', 'miner-bulk-mode-high', t('device.miner.bulkHigh'), () =>
-        confirm({ kind: 'mode', mode: 'high' }, t('device.miner.bulkHigh')),
-      )}
-      {button('low', 'miner-bulk-mode-low', t('device.miner.bulkLow'), () =>
-        confirm({ kind: 'mode', mode: 'low' }, t('device.miner.bulkLow')),
-      )}
-      {button('pool', 'miner-bulk-pool', t('device.miner.bulkPool'), () => setDialog('pool'))}
-      {button('overclock', 'miner-bulk-overclock', t('device.miner.bulkOverclock'), () =>
-        setDialog('overclock'),
-      )}
-      {button('resave', 'miner-bulk-resave', t('device.miner.bulkResave'), () =>
-        confirm({ kind: 'resave' }, t('device.miner.bulkResave')),
-      )}
-      {button('delete', 'miner-bulk-delete', t('device.miner.bulkDelete'), onDelete, true)}
+  const keys = (Object.keys(bulkActionEndpoints) as MinerActionKey[]).filter((key) =>
+    can(bulkActionEndpoints[key]),
+  );
+  const target = dialog?.target ?? { ids: [] };
+  const close = () => setDialog(null);
 
+  const holder: ReactNode = (
+    <>
+      {modalHolder}
       <BulkFormDialog
-        open={dialog === 'pool'}
-        title={t('device.miner.bulkPool')}
+        open={dialog?.kind === 'pool'}
+        title={labels.pool}
         form={poolForm}
         name="minerPool"
-        count={count}
+        scope={scope(target)}
         saving={action.isPending}
-        onClose={() => setDialog(null)}
+        onClose={close}
         onSubmit={(values) =>
-          run({ kind: 'pool', ...values, password: values.password || undefined }, t('device.miner.bulkPool'))
+          run(target.ids, { kind: 'pool', ...values, password: values.password || undefined }, labels.pool)
         }
       >
         <Form.Item
@@ -163,15 +182,15 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
       </BulkFormDialog>
 
       <BulkFormDialog
-        open={dialog === 'overclock'}
-        title={t('device.miner.bulkOverclock')}
+        open={dialog?.kind === 'overclock'}
+        title={labels.overclock}
         form={clockForm}
         name="minerOverclock"
-        count={count}
+        scope={scope(target)}
         saving={action.isPending}
         initialValues={{ status: 'on' }}
-        onClose={() => setDialog(null)}
-        onSubmit={(values) => run({ kind: 'overclock', ...values }, t('device.miner.bulkOverclock'))}
+        onClose={close}
+        onSubmit={(values) => run(target.ids, { kind: 'overclock', ...values }, labels.overclock)}
       >
         <Form.Item name="status" label={t('field.auto_frequency')}>
           <Radio.Group
@@ -206,6 +225,78 @@ export const MinerBulkActions = ({ ids, onStarted, onDeleted }: Props) => {
           <NumberInput style={{ width: '100%' }} />
         </Form.Item>
       </BulkFormDialog>
+    </>
+  );
+
+  return { keys, labels, start, holder };
+};
+
+export type MinerActions = ReturnType<typeof useMinerActions>;
+
+/**
+ * The action buttons over the list, acting on the selected rows, or on one miner's page (`name`).
+ * The caller renders `actions.holder` once (confirmations and dialogs).
+ */
+export const MinerBulkActions = ({
+  actions,
+  ids,
+  name,
+}: {
+  actions: Pick<MinerActions, 'keys' | 'labels' | 'start'>;
+  ids: number[];
+  name?: string;
+}) => {
+  return (
+    <Space wrap>
+      {actions.keys.map((key) => (
+        <Button
+          key={key}
+          data-testid={`miner-bulk-${testIds[key]}`}
+          disabled={ids.length === 0}
+          danger={key === 'delete'}
+          onClick={() => actions.start(key, { ids, name })}
+        >
+          {actions.labels[key]}
+        </Button>
+      ))}
     </Space>
+  );
+};
+
+/**
+ * A row's action menu: the same actions on that one miner, so acting on a miner needs neither
+ * selecting it nor scrolling to the toolbar. `actions` comes from the list's `useMinerActions`.
+ */
+export const MinerRowMenu = ({
+  actions,
+  id,
+  name,
+}: {
+  actions: Pick<MinerActions, 'keys' | 'labels' | 'start'>;
+  id: number;
+  name: string;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: actions.keys.map((key) => ({
+          key,
+          label: actions.labels[key],
+          danger: key === 'delete',
+          'data-testid': `miner-row-${testIds[key]}`,
+        })),
+        onClick: ({ key }) => actions.start(key as MinerActionKey, { ids: [id], name }),
+      }}
+    >
+      <Button
+        size="small"
+        data-testid="miner-row-actions"
+        aria-label={t('device.miner.rowActions', { name })}
+      >
+        {t('common.action.more')} <DownOutlined />
+      </Button>
+    </Dropdown>
   );
 };

@@ -1,4 +1,4 @@
-import type { Command, FboxKind } from '@fbox/contracts';
+import type { Command, FboxKind, MinerListItem } from '@fbox/contracts';
 import { useTranslation } from 'react-i18next';
 
 /** FBOX kinds in the user's language. */
@@ -51,3 +51,7 @@ export const useCommandText = (): ((command: Pick<Command, 'kind' | 'variant'>) 
       : label;
   };
 };
+
+/** How a miner is named on screen: its worker, else its IP, else its SN. */
+export const minerName = (miner: Pick<MinerListItem, 'worker' | 'ip' | 'sn'>): string =>
+  miner.worker || miner.ip || miner.sn;

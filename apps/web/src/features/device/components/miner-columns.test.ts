@@ -35,9 +35,11 @@ const miner = (status: 'online' | 'offline'): MinerListItem => ({
 
 /** What a column shows for a miner, as text. */
 const shown = (key: string, m: MinerListItem) => {
-  const column = minerColumns(i18n.t, { high: 'High', low: 'Low' }, [], (codes) => codes).find(
-    (c) => c.key === key,
-  )!;
+  const column = minerColumns(i18n.t, {
+    modeLabels: { high: 'High', low: 'Low' },
+    statusOptions: [],
+    faultText: (codes) => codes,
+  }).find((c) => c.key === key)!;
   return String(column.render!(undefined, m, 0));
 };
 

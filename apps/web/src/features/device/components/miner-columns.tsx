@@ -1,6 +1,7 @@
 import type { MinerListItem } from '@fbox/contracts';
 import Tag from 'antd/es/tag';
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ServerColumn } from '../../../components/ServerTable';
 import { StatusTag } from '../../../components/StatusTag';
@@ -16,11 +17,17 @@ export const whileOnline = (m: Pick<MinerListItem, 'status'>, value: number): nu
   m.status === 'online' ? value : null;
 
 /** Every miner field of spec §3 as a list column; rarer ones start hidden (column chooser). */
+export interface MinerColumnOptions {
+  modeLabels: Record<'high' | 'low', string>;
+  statusOptions: { text: string; value: string }[];
+  faultText: (codes: string) => string;
+  /** A row's action menu (fixed at the right), when the caller may act on miners. */
+  rowMenu?: (miner: MinerListItem) => ReactNode;
+}
+
 export const minerColumns = (
   t: TFunction,
-  modeLabels: Record<'high' | 'low', string>,
-  statusOptions: { text: string; value: string }[],
-  faultText: (codes: string) => string,
+  { modeLabels, statusOptions, faultText, rowMenu }: MinerColumnOptions,
 ): ServerColumn<MinerListItem>[] => [
   {
     key: 'worker',
@@ -154,4 +161,15 @@ export const minerColumns = (
     render: (_, m) => formatTime(m.updated_at),
     defaultHidden: true,
   },
+  ...(rowMenu
+    ? [
+        {
+          key: 'actions',
+          title: t('common.action.more'),
+          fixed: 'right' as const,
+          hideable: false,
+          render: (_: unknown, m: MinerListItem) => rowMenu(m),
+        },
+      ]
+    : []),
 ];
