@@ -334,6 +334,7 @@ export const sharedEn = {
   'field.format': 'Format',
   'field.run_id': 'Run',
   'field.task_id': 'Task',
+  'field.restore': 'Switch back to high mode',
   'taskExport.history': 'Task history',
   'taskExport.items': 'Task details',
   'taskExport.task': 'Task',

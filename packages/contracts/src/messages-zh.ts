@@ -334,6 +334,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'field.format': '格式',
   'field.run_id': '执行记录',
   'field.task_id': '任务',
+  'field.restore': '切回高功率模式',
   'taskExport.history': '任务历史',
   'taskExport.items': '任务详情',
   'taskExport.task': '任务',

@@ -332,8 +332,22 @@ export const TempTaskSchema = z.object({
   threshold: z.number(),
   duration_seconds: z.number().int(),
   hysteresis: z.number(),
+  /**
+   * Miners this task left in low power mode: its last action on them was `mode_low` and they still
+   * report low. Stopping or deleting the task leaves them so unless the call asks to `restore` them.
+   */
+  switched_low_count: z.number().int(),
 });
 export type TempTask = z.infer<typeof TempTaskSchema>;
+
+/**
+ * Stop or delete a temperature task; `restore` also switches the miners it left in low power mode
+ * (see `switched_low_count`) back to high, as actions of the task recorded in its history.
+ */
+export const TempTaskEndBodySchema = AreaIdBody.extend({
+  restore: z.boolean({ error: rule('rule.invalid') }).default(false),
+});
+export type TempTaskEndBody = z.input<typeof TempTaskEndBodySchema>;
 
 export const TempTaskListBodySchema = AreaBody.extend({ status: TaskStatusSchema.optional() }).extend(
   PageSchema.shape,
@@ -647,7 +661,7 @@ export const taskEndpoints = {
     method: 'POST',
     path: `${TEMP}/stop`,
     permission: 'operate:taskControl',
-    body: AreaIdBody,
+    body: TempTaskEndBodySchema,
     data: TempTaskSchema,
     mutates: true,
     success: 'api.modified',
@@ -656,7 +670,7 @@ export const taskEndpoints = {
     method: 'POST',
     path: `${TEMP}/delete`,
     permission: 'manage',
-    body: AreaIdBody,
+    body: TempTaskEndBodySchema,
     data: Nothing,
     mutates: true,
     success: 'api.modified',

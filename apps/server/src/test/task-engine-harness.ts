@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import type { TestClock } from './build-test-app.js';
-import { createMiners } from './device-factories.js';
+import { buildTestApp, type TestClock } from './build-test-app.js';
+import { createMiners, createFbox as createTestFbox } from './device-factories.js';
 import { createArea, createFbox, createMaster, login, post } from './factories.js';
 
 /** Test helpers for the task engine: drive it through time and play a gateway that acknowledges. */
@@ -81,6 +81,29 @@ export const api = async (
   const res = (await post(app, `/ff-plat-api/api/${path}`, body, { token })).json();
   if (res.code !== 1) throw new Error(`${path} failed: ${JSON.stringify(res)}`);
   return res.data;
+};
+
+/** A miner group of a type holding the miners, made through the API; its id. */
+export const addGroup = async (
+  app: FastifyInstance,
+  token: string,
+  areaId: number,
+  group: { name: string; type: string },
+  minerIds: number[],
+): Promise<number> => {
+  const g = await api(app, token, 'minerGroup/add', { area_id: areaId, ...group });
+  await api(app, token, 'minerGroup/addMiner', { area_id: areaId, group_id: g.id, miner_ids: minerIds });
+  return g.id as number;
+};
+
+/** A fresh app with a signed-in master, a mine and one FBOX in it: where engine tests start. */
+export const engineWorld = async () => {
+  const t = await buildTestApp();
+  const master = await createMaster(t.app);
+  const token = await login(t.app, master);
+  const areaId = (await createArea(t.app, master.id)).id;
+  const box = await createTestFbox(t.app, areaId, { name: 'Box 1' });
+  return { t, master, token, areaId, box };
 };
 
 /** Files of a ZIP archive (stored or deflated), read from its central directory. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
 import { createArea, createFbox, createMaster, login, type TestUser } from '../../test/factories.js';
 import { brokerUrl, waitFor } from '../../test/mqtt-client.js';
-import { api, items } from '../../test/task-engine-harness.js';
+import { addGroup, api, items } from '../../test/task-engine-harness.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 const s = 1000;
@@ -80,16 +80,10 @@ describeDb('task engine with the simulator', () => {
     await settle(async () => (await minerRows())[0]!.hashrate_realtime < 20);
     expect((await minerRows())[1]!.hashrate_realtime).toBeGreaterThan(50);
 
-    const g = await api(t.app, token, 'minerGroup/add', {
-      area_id: areaId,
-      name: 'Row',
-      type: 'miner_reboot',
-    });
-    await api(t.app, token, 'minerGroup/addMiner', {
-      area_id: areaId,
-      group_id: g.id,
-      miner_ids: [low!.miner_id, fine!.miner_id],
-    });
+    const groupId = await addGroup(t.app, token, areaId, { name: 'Row', type: 'miner_reboot' }, [
+      low!.miner_id,
+      fine!.miner_id,
+    ]);
     const start = t.clock.ms;
     const task = await api(t.app, token, 'taskReboot/add', {
       area_id: areaId,
@@ -103,7 +97,7 @@ describeDb('task engine with the simulator', () => {
       end_at: start + 3_600_000,
       simultaneous_count: 10,
       batch_interval_seconds: 0,
-      group_ids: [g.id],
+      group_ids: [groupId],
     });
     for (let at = start; at < start + 120 * s; at += 15 * s) await tickAt(at);
     expect(await items(t.app, task.id)).toHaveLength(0);
@@ -126,16 +120,9 @@ describeDb('task engine with the simulator', () => {
     simMiner(target.sn).degrade(0.05);
     await gateway().publishTelemetry();
     await settle(async () => (await minerRows())[2]!.hashrate_realtime < 20);
-    const g = await api(t.app, token, 'minerGroup/add', {
-      area_id: areaId,
-      name: 'Outlets',
-      type: 'pdu_reboot',
-    });
-    await api(t.app, token, 'minerGroup/addMiner', {
-      area_id: areaId,
-      group_id: g.id,
-      miner_ids: [target.miner_id],
-    });
+    const groupId = await addGroup(t.app, token, areaId, { name: 'Outlets', type: 'pdu_reboot' }, [
+      target.miner_id,
+    ]);
     const start = t.clock.ms;
     const task = await api(t.app, token, 'taskReboot/add', {
       area_id: areaId,
@@ -150,7 +137,7 @@ describeDb('task engine with the simulator', () => {
       simultaneous_count: 1,
       batch_interval_seconds: 0,
       power_off_seconds: 20,
-      group_ids: [g.id],
+      group_ids: [groupId],
     });
     const received = gateway().stats().commandsReceived;
     await tickAt(start);

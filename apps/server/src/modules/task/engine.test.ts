@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
-import {
-  createFbox,
-  createMiners,
-  createTank,
-  type MinerSeed,
-  type TestFbox,
-} from '../../test/device-factories.js';
+import { describeDb, type TestApp } from '../../test/build-test-app.js';
+import { createMiners, createTank, type MinerSeed, type TestFbox } from '../../test/device-factories.js';
 import { createArea, createMaster, login, post, type TestUser } from '../../test/factories.js';
-import { ackAll, api, items, runUntil, sheetRows, unzip } from '../../test/task-engine-harness.js';
+import {
+  ackAll,
+  addGroup,
+  api,
+  engineWorld,
+  items,
+  runUntil,
+  sheetRows,
+  unzip,
+} from '../../test/task-engine-harness.js';
 
 const s = 1000;
 const minute = 60 * s;
@@ -22,24 +25,13 @@ describeDb('task engine: watchdog, PDU and temperature semantics', () => {
   let box: TestFbox;
 
   beforeEach(async () => {
-    t = await buildTestApp();
-    master = await createMaster(t.app);
-    token = await login(t.app, master);
-    areaId = (await createArea(t.app, master.id)).id;
-    box = await createFbox(t.app, areaId, { name: 'Box 1' });
+    ({ t, master, token, areaId, box } = await engineWorld());
   });
   afterEach(() => t.close());
 
   let groups = 0;
-  const group = async (type: string, minerIds: number[]) => {
-    const g = await api(t.app, token, 'minerGroup/add', {
-      area_id: areaId,
-      name: `G${++groups} ${type}`,
-      type,
-    });
-    await api(t.app, token, 'minerGroup/addMiner', { area_id: areaId, group_id: g.id, miner_ids: minerIds });
-    return g.id as number;
-  };
+  const group = (type: string, minerIds: number[]) =>
+    addGroup(t.app, token, areaId, { name: `G${++groups} ${type}`, type }, minerIds);
   const miners = (seeds: MinerSeed[]) => createMiners(t.app, box, seeds);
   const rebootTask = async (kind: 'miner' | 'pdu', minerIds: number[], over: Record<string, unknown> = {}) =>
     api(t.app, token, 'taskReboot/add', {

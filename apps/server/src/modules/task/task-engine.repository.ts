@@ -18,6 +18,22 @@ const minerColumns = [
   'fboxes.name as fbox_name',
 ] as const;
 
+/**
+ * The miners each task left in low power mode: its last action on them was `mode_low`, they still
+ * report low, and they and their FBOX are in the task's mine. What a temperature task's stop or
+ * delete may switch back (`leftLow`), and what its queue row counts (`switched_low_count`).
+ */
+export const leftLowQuery = (db: Kysely<DB>) =>
+  db
+    .selectFrom('task_miner_state as s')
+    .innerJoin('tasks', 'tasks.id', 's.task_id')
+    .innerJoin('miner_state as m', 'm.miner_id', 's.miner_id')
+    .innerJoin('fboxes', 'fboxes.id', 'm.fbox_id')
+    .where('s.last_action', '=', 'mode_low')
+    .where('m.mode', '=', 'low')
+    .whereRef('m.area_id', '=', 'tasks.area_id')
+    .whereRef('fboxes.area_id', '=', 'tasks.area_id');
+
 /** One action as it is written: the miner's state change, its item and its command row. */
 export interface ActionRecord {
   minerId: number;
@@ -278,6 +294,16 @@ export class TaskEngineRepository {
       .execute();
   }
 
+  /** The miners the task left in low power mode (see `leftLowQuery`), with their state. */
+  leftLow(taskId: number) {
+    return leftLowQuery(this.db)
+      .selectAll('s')
+      .select(minerColumns)
+      .where('s.task_id', '=', taskId)
+      .orderBy('s.miner_id')
+      .execute();
+  }
+
   /** Forgets pending power-ons (the miners' outlets went missing). */
   async forgetPowerOn(taskId: number, minerIds: number[]) {
     await this.db
@@ -310,37 +336,76 @@ export class TaskEngineRepository {
         .$if(options.runId === undefined, (q) => q.where('state', '=', 'active'))
         .executeTakeFirst();
       if (Number(mine.numUpdatedRows) === 0) return null;
-      let runId = options.runId ?? null;
-      if (runId === null) {
-        runId = (
-          await trx
-            .insertInto('task_runs')
-            .values({ task_id: task.id, area_id: task.area_id, started_at: now, finished_at: null })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
-      } else {
-        await trx.updateTable('task_runs').set({ finished_at: null }).where('id', '=', runId).execute();
-      }
-      const written: string[] = [];
-      for (const a of actions) {
-        const advanced = await trx
-          .updateTable('task_miner_state')
-          .set({ ...a.state, ...(a.item.action === 'power_off' && { pending_run_id: runId }) })
-          .where('task_id', '=', task.id)
-          .where('miner_id', '=', a.minerId)
-          .where('action_count', '=', a.countRead)
-          .$if(a.completesPowerOn, (q) => q.where('on_due_at', 'is not', null))
-          .executeTakeFirst();
-        if (Number(advanced.numUpdatedRows) === 0) continue;
-        await trx
-          .insertInto('task_items')
-          .values({ ...a.item, run_id: runId })
-          .execute();
-        await trx.insertInto('commands').values(a.command).execute();
-        written.push(a.command.id);
-      }
-      return written;
+      return new TaskEngineRepository(trx).writeRun(task, options.runId ?? null, now, actions);
     });
+  }
+
+  /**
+   * Ends a task as a user asked (`values`: stopped or deleted), if its state is still the one read,
+   * and writes a run of actions with it, in one transaction. Returns the ids of the commands
+   * written, or null when the state changed meanwhile (nothing written).
+   */
+  endWithRun(
+    task: { id: number; area_id: number; state: string },
+    values: Updateable<DB['tasks']>,
+    now: number,
+    actions: ActionRecord[],
+  ): Promise<string[] | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const ended = await trx
+        .updateTable('tasks')
+        .set(values)
+        .where('id', '=', task.id)
+        .where('state', '=', task.state)
+        .executeTakeFirst();
+      if (Number(ended.numUpdatedRows) === 0) return null;
+      return actions.length === 0 ? [] : new TaskEngineRepository(trx).writeRun(task, null, now, actions);
+    });
+  }
+
+  /**
+   * Opens a run (or reopens `runId`) and writes each action whose miner state still holds the count
+   * read: the state advances, its item and command row are written. Call it inside a transaction.
+   * A new run none of whose actions was written is not kept.
+   */
+  private async writeRun(
+    task: { id: number; area_id: number },
+    reopen: number | null,
+    now: number,
+    actions: ActionRecord[],
+  ): Promise<string[]> {
+    let runId = reopen;
+    if (runId === null) {
+      runId = (
+        await this.db
+          .insertInto('task_runs')
+          .values({ task_id: task.id, area_id: task.area_id, started_at: now, finished_at: null })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    } else {
+      await this.db.updateTable('task_runs').set({ finished_at: null }).where('id', '=', runId).execute();
+    }
+    const written: string[] = [];
+    for (const a of actions) {
+      const advanced = await this.db
+        .updateTable('task_miner_state')
+        .set({ ...a.state, ...(a.item.action === 'power_off' && { pending_run_id: runId }) })
+        .where('task_id', '=', task.id)
+        .where('miner_id', '=', a.minerId)
+        .where('action_count', '=', a.countRead)
+        .$if(a.completesPowerOn, (q) => q.where('on_due_at', 'is not', null))
+        .executeTakeFirst();
+      if (Number(advanced.numUpdatedRows) === 0) continue;
+      await this.db
+        .insertInto('task_items')
+        .values({ ...a.item, run_id: runId })
+        .execute();
+      await this.db.insertInto('commands').values(a.command).execute();
+      written.push(a.command.id);
+    }
+    if (written.length === 0 && reopen === null)
+      await this.db.deleteFrom('task_runs').where('id', '=', runId).execute();
+    return written;
   }
 }

@@ -4,10 +4,12 @@ import type { CommandStatus, TaskItem } from '@fbox/contracts';
 type TaskAction = TaskItem['action'];
 
 import type { FastifyInstance } from 'fastify';
+import type { Updateable } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { CommandSettled, IssueCommand } from '../../devices/command.service.js';
 import { AreaRepository } from '../area/area.repository.js';
 import { itemStatusOf, type SettledCommandStatus, statusOf, type TaskRow } from './task.service.js';
-import { type MinerStateRow, TaskEngineRepository } from './task-engine.repository.js';
+import { type ActionRecord, type MinerStateRow, TaskEngineRepository } from './task-engine.repository.js';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'commands' | 'log' | 'config' | 'fboxConfig'>;
 
@@ -422,6 +424,30 @@ export class TaskEngine {
   }
 
   /**
+   * Ends a temperature task as a user asked (`end`: its stop or delete, conditional on the state
+   * read) and, in the same transaction, switches back to high mode the miners it left in low mode:
+   * one run of `mode_high` actions written and published as the engine's own, so their outcome shows
+   * in the task's history. The engine follows them up (re-sends, reconciles) like any unsettled
+   * item, whatever the task's status. False when the task's state changed meanwhile (nothing done).
+   */
+  async endSwitchingBack(
+    task: TaskRow,
+    end: Updateable<DB['tasks']>,
+    userId: number,
+    now: number,
+  ): Promise<boolean> {
+    const actions = (await this.repo.leftLow(task.id)).map((r) =>
+      this.switchAction({ ...r, reading: null, state: r }, 'mode_high', now),
+    );
+    const records = await this.records(task, actions, now, userId);
+    const followUp = records.length > 0 && { next_eval_at: now + resendAfterMs };
+    const written = await this.repo.endWithRun(task, { ...end, ...followUp }, now, records);
+    if (written === null) return false;
+    await this.deps.commands.publishStored(written);
+    return true;
+  }
+
+  /**
    * One run of actions, atomically: the task must still be ours (lease) — and active for a new
    * batch —, each miner's state advances only from the state read, each item's `action_key` is
    * unique and its command row is written with it. Commands are published after the commit.
@@ -433,7 +459,28 @@ export class TaskEngine {
     options: { batch: boolean; runId?: number | null },
   ): Promise<void> {
     if (actions.length === 0) return;
-    // Command rows are prepared first (they read the FBOXes); only those of actions taken are written.
+    const written = await this.repo.recordActions(
+      task,
+      this.owner,
+      { batch: options.batch, runId: options.runId, now },
+      await this.records(task, actions, now, null),
+    );
+    if (written === null) throw new LostLease();
+    await this.deps.commands.publishStored(written);
+  }
+
+  /**
+   * The state change, item and command row of each action. Command rows are prepared before the
+   * transaction (they read the FBOXes); only those of actions taken are written. `userId`: who asked
+   * (null for the engine's own decisions).
+   */
+  private async records(
+    task: TaskRow,
+    actions: Action[],
+    now: number,
+    userId: number | null,
+  ): Promise<ActionRecord[]> {
+    if (actions.length === 0) return [];
     const ids = actions.map(() => randomBytes(16).toString('hex'));
     const rows = await this.deps.commands.rowsFor(
       actions.map((a, i) => ({
@@ -442,44 +489,37 @@ export class TaskEngine {
         fboxId: a.miner.fbox_id,
         minerId: a.miner.miner_id,
         tankId: a.miner.tank_id,
-        userId: null,
+        userId,
         batchId: `task-${task.id}-${now}`,
         ...commandOf(a.action, a.miner),
       })),
     );
-    const written = await this.repo.recordActions(
-      task,
-      this.owner,
-      { batch: options.batch, runId: options.runId, now },
-      actions.map((a, i) => {
-        const s = a.miner.state!;
-        const n = a.count ? s.action_count + 1 : s.action_count;
-        return {
-          minerId: a.miner.miner_id,
-          countRead: s.action_count,
-          state: { ...a.state, action_count: n },
-          completesPowerOn: a.action === 'power_on',
-          item: {
-            task_id: task.id,
-            area_id: task.area_id,
-            miner_id: a.miner.miner_id,
-            worker: a.miner.worker,
-            sn: a.miner.sn,
-            ip: a.miner.ip,
-            fbox_name: a.miner.fbox_name ?? '',
-            action: a.action,
-            reading: a.reading,
-            action_key: `${task.id}:${a.miner.miner_id}:${a.action}:${n}`,
-            command_id: ids[i]!,
-            status: 'pending',
-            created_at: now,
-            finished_at: null,
-          },
-          command: rows[i]!,
-        };
-      }),
-    );
-    if (written === null) throw new LostLease();
-    await this.deps.commands.publishStored(written);
+    return actions.map((a, i) => {
+      const s = a.miner.state!;
+      const n = a.count ? s.action_count + 1 : s.action_count;
+      return {
+        minerId: a.miner.miner_id,
+        countRead: s.action_count,
+        state: { ...a.state, action_count: n },
+        completesPowerOn: a.action === 'power_on',
+        item: {
+          task_id: task.id,
+          area_id: task.area_id,
+          miner_id: a.miner.miner_id,
+          worker: a.miner.worker,
+          sn: a.miner.sn,
+          ip: a.miner.ip,
+          fbox_name: a.miner.fbox_name ?? '',
+          action: a.action,
+          reading: a.reading,
+          action_key: `${task.id}:${a.miner.miner_id}:${a.action}:${n}`,
+          command_id: ids[i]!,
+          status: 'pending',
+          created_at: now,
+          finished_at: null,
+        },
+        command: rows[i]!,
+      };
+    });
   }
 }

@@ -9,6 +9,7 @@ import {
 } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { TasksTable } from './task.schema.js';
+import { leftLowQuery } from './task-engine.repository.js';
 
 export type TaskRow = Selectable<TasksTable>;
 export type TaskItemRow = Selectable<DB['task_items']>;
@@ -173,6 +174,15 @@ export class TaskRepository {
         .groupBy('task_id')
         .execute(),
     ]);
+  }
+
+  /** Per temperature task: the miners it left in low power mode (see `leftLowQuery`). */
+  switchedLowCounts(ids: number[]) {
+    return leftLowQuery(this.db)
+      .select(['s.task_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('s.task_id', 'in', ids)
+      .groupBy('s.task_id')
+      .execute();
   }
 
   private runsQuery(areaId: number, scope: TaskScope, f: RunFilter) {

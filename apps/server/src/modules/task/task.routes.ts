@@ -41,9 +41,10 @@ export const taskHandlers: HandlersFor<keyof typeof taskEndpoints> = {
   tempTaskAdd: ({ app, user, input }) => app.tasks.addTemp(user, input),
   tempTaskUpdate: ({ app, user, input }) => app.tasks.updateTemp(user, input),
   tempTaskStart: ({ app, user, input }) => app.tasks.transitionTemp(user, input.area_id, input.id, 'start'),
-  tempTaskStop: ({ app, user, input }) => app.tasks.transitionTemp(user, input.area_id, input.id, 'stop'),
+  tempTaskStop: ({ app, user, input }) =>
+    app.tasks.transitionTemp(user, input.area_id, input.id, 'stop', input.restore),
   tempTaskDelete: async ({ app, user, input }) => {
-    await app.tasks.transitionTemp(user, input.area_id, input.id, 'delete');
+    await app.tasks.transitionTemp(user, input.area_id, input.id, 'delete', input.restore);
     return null;
   },
 };

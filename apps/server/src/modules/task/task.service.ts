@@ -33,7 +33,8 @@ import {
 
 export type { TaskRow, TaskScope, TaskType } from './task.repository.js';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
+/** `taskEngine` is read at call time (it is decorated after this service). */
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'areas' | 'taskEngine'>;
 
 /** The shown status of spec §4, from the stored state and the clock. */
 export const statusOf = (t: Pick<TaskRow, 'state' | 'start_at' | 'end_at'>, now: number): TaskStatus => {
@@ -178,13 +179,18 @@ export class TaskService {
     });
   }
 
-  /** Start, stop or delete after the contract's `transitionAllowed`; refusals name the reason. */
+  /**
+   * Start, stop or delete after the contract's `transitionAllowed`; refusals name the reason.
+   * `restore` (temperature tasks' stop and delete): the miners the task left in low mode are
+   * switched back to high with it, through the engine (see `TaskEngine.endSwitchingBack`).
+   */
   async transition(
     user: AreaCaller,
     areaId: number,
     id: number,
     scope: TaskScope,
     transition: TaskTransition,
+    restore = false,
   ) {
     const access = await this.deps.areas.requireAccess(user, areaId);
     if (transition === 'delete') requireManage(access);
@@ -198,6 +204,11 @@ export class TaskService {
         : transition === 'stop'
           ? { state: 'stopped' }
           : { state: 'deleted', deleted_at: now };
+    if (restore && scope.type === 'temp' && transition !== 'start') {
+      if (!(await this.deps.taskEngine.endSwitchingBack(task, { ...next, updated_at: now }, user.id, now)))
+        throw new ApiError(Code.CONFLICT, refusal[transition]);
+      return;
+    }
     await this.inTransaction(async (repo) => {
       // Conditional on the state read: a concurrent transition makes this one a refusal.
       if (!(await repo.updateIfState(id, task.state, { ...next, updated_at: now })))
@@ -253,9 +264,15 @@ export class TaskService {
     return this.tempView(await this.find(body.area_id, body.id, scope));
   }
 
-  async transitionTemp(user: AreaCaller, areaId: number, id: number, transition: TaskTransition) {
+  async transitionTemp(
+    user: AreaCaller,
+    areaId: number,
+    id: number,
+    transition: TaskTransition,
+    restore = false,
+  ) {
     const scope = { type: 'temp', kind: 'temp' } as const;
-    await this.transition(user, areaId, id, scope, transition);
+    await this.transition(user, areaId, id, scope, transition, restore);
     return this.tempView(await this.find(areaId, id, scope));
   }
 
@@ -330,7 +347,11 @@ export class TaskService {
   }
 
   async tempViews(rows: TaskRow[]): Promise<TempTask[]> {
-    const x = await this.extras(rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const x = await this.extras(ids);
+    const low = new Map<number, number>();
+    if (ids.length > 0)
+      for (const r of await this.repo.switchedLowCounts(ids)) low.set(r.task_id, Number(r.n));
     const now = this.deps.clock();
     return rows.map((t) => ({
       ...this.common(t, x, now),
@@ -338,6 +359,7 @@ export class TaskService {
       threshold: t.threshold ?? 0,
       duration_seconds: t.duration_seconds,
       hysteresis: t.hysteresis ?? 0,
+      switched_low_count: low.get(t.id) ?? 0,
     }));
   }
 

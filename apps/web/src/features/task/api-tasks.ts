@@ -136,11 +136,22 @@ const useInvalidateTasks = () => {
     ]);
 };
 
-/** Start, stop or delete a task (each after the user confirmed). */
+/**
+ * Start, stop or delete a task (each after the user confirmed). `restore`: a temperature task's stop
+ * or delete also switches the miners it left in low power mode back to high.
+ */
 export const useTaskTransition = (f: TaskFamily) => {
   const invalidate = useInvalidateTasks();
   return useMutation({
-    mutationFn: async ({ id, transition }: { id: number; transition: TaskTransition }): Promise<unknown> => {
+    mutationFn: async ({
+      id,
+      transition,
+      restore = false,
+    }: {
+      id: number;
+      transition: TaskTransition;
+      restore?: boolean;
+    }): Promise<unknown> => {
       const body = { ...areaScope(), id };
       const options = { successToast: true };
       if (f.family === 'reboot') {
@@ -149,8 +160,8 @@ export const useTaskTransition = (f: TaskFamily) => {
         return call('rebootTaskDelete', body, options);
       }
       if (transition === 'start') return call('tempTaskStart', body, options);
-      if (transition === 'stop') return call('tempTaskStop', body, options);
-      return call('tempTaskDelete', body, options);
+      if (transition === 'stop') return call('tempTaskStop', { ...body, restore }, options);
+      return call('tempTaskDelete', { ...body, restore }, options);
     },
     onSuccess: invalidate,
   });
