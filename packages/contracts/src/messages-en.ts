@@ -138,6 +138,7 @@ export const sharedEn = {
   'field.outlet': 'Outlet',
   'field.mode': 'Mode',
   'field.fault': 'Fault type',
+  'field.under_pct': 'Realtime below % of theoretical',
   'field.chip_avg_temp': 'Chip average temperature (°C)',
   'field.chip_max_temp': 'Chip max temperature (°C)',
   'field.hashrate_theoretical': 'Theoretical hashrate (TH/s)',

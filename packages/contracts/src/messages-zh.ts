@@ -140,6 +140,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'field.outlet': '插座',
   'field.mode': '模式',
   'field.fault': '故障类型',
+  'field.under_pct': '实时算力低于理论算力的百分比',
   'field.chip_avg_temp': '芯片平均温度 (°C)',
   'field.chip_max_temp': '芯片最高温度 (°C)',
   'field.hashrate_theoretical': '理论算力 (TH/s)',

@@ -11,7 +11,7 @@ import {
   sortOf,
 } from './devices.js';
 import { limits } from './limits.js';
-import { intInRange, OnOffSchema, rule } from './rules.js';
+import { intInRange, OnOffSchema, optionalIntInRange, rule } from './rules.js';
 
 /** Miners (`fbox.miner`, spec §3). Hashrate TH/s, power W, temperatures °C, uptime seconds. */
 
@@ -69,6 +69,11 @@ export const MinerFilterSchema = AreaListQuerySchema.extend({
     z.enum(['high', 'low'], { error: rule('rule.mode') }).optional(),
   ),
   fault: optionalFilter(64),
+  /**
+   * Under-hashing: online miners whose realtime hashrate is below this percent of their theoretical
+   * one (both reported).
+   */
+  under_pct: optionalIntInRange(1, 100),
   /** Lock Pool's guard: only miners reporting another pool or worker than the configured one. */
   /** true/false, or a form's '1'/'0', 'true'/'false'; anything else is refused, not read as false. */
   pool_hijacked: z.preprocess((v) => {

@@ -82,6 +82,8 @@ const intRange = (min: number, max: number) =>
 
 /** An integer from a form field ("12") or JSON (12), within a range. */
 export const intInRange = (min: number, max: number) => numeric(intRange(min, max));
+/** `intInRange`, or nothing when missing or ''. */
+export const optionalIntInRange = (min: number, max: number) => optionalNumeric(intRange(min, max));
 
 /** Paging of a list request (DESIGN §5): missing or '' means page 1 of 20 rows. */
 export const pageFields = {

@@ -7,7 +7,7 @@ import Popover from 'antd/es/popover';
 import Space from 'antd/es/space';
 import type { ColumnType, TablePaginationConfig } from 'antd/es/table';
 import Table from 'antd/es/table';
-import { type Key, type ReactNode, useMemo, useState } from 'react';
+import { type Key, type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageSizeOptions, sortOrderOf } from '../lib/list-query';
 import { storage, storageKeys } from '../lib/storage';
@@ -49,6 +49,8 @@ export interface ServerTableProps<T> {
   toolbar?: ReactNode;
   rowKey?: string;
   scrollX?: number;
+  /** The hidden columns when the page holds them (`useHiddenColumns`), else the table does. */
+  hiddenColumns?: [string[], (next: string[]) => void];
 }
 
 const hiddenKey = (tableId: string) => `${storageKeys.columnsPrefix}${tableId}`;
@@ -62,6 +64,22 @@ export const readHiddenColumns = (
     hiddenKey(tableId),
     columns.filter((column) => column.defaultHidden).map((column) => column.key),
   );
+
+/** A table's hidden columns, remembered per table; a page holds them when its views set columns. */
+export const useHiddenColumns = (
+  tableId: string,
+  columns: readonly { key: string; defaultHidden?: boolean }[],
+): [string[], (next: string[]) => void] => {
+  const [hidden, setHidden] = useState<string[]>(() => readHiddenColumns(tableId, columns));
+  const change = useCallback(
+    (next: string[]) => {
+      setHidden(next);
+      storage.write(hiddenKey(tableId), next);
+    },
+    [tableId],
+  );
+  return [hidden, change];
+};
 
 /**
  * The one table of server-paged lists (STYLE §5): antd paging, sorting and header filters become
@@ -81,15 +99,12 @@ export const ServerTable = <T extends object>({
   toolbar,
   rowKey = 'id',
   scrollX,
+  hiddenColumns,
 }: ServerTableProps<T>) => {
   const { t } = useTranslation();
-  const [hidden, setHidden] = useState<string[]>(() => readHiddenColumns(tableId, columns));
+  const own = useHiddenColumns(tableId, columns);
+  const [hidden, onHiddenChange] = hiddenColumns ?? own;
   const { query } = list;
-
-  const onHiddenChange = (next: string[]) => {
-    setHidden(next);
-    storage.write(hiddenKey(tableId), next);
-  };
 
   const antColumns = useMemo(
     () =>

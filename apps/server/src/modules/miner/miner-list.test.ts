@@ -54,7 +54,7 @@ describeDb('miner list (fbox.miner/index) against an in-memory oracle', () => {
         fault: rng.pick(['', '', '', 'fan', 'chain', 'temp_high']),
         chip_avg_temp: rng.pick([-999, 60, 65.5, 70]),
         chip_max_temp: rng.pick([-999, 75, 80, 82.5]),
-        hashrate_theoretical: rng.pick([95, 110, 200]),
+        hashrate_theoretical: rng.pick([-999, 95, 110, 200]),
         hashrate_realtime: rng.pick([-999, 0, 95.5, 100, 110.25]),
         hashrate_avg: rng.int(90, 110),
         hashrate_24h: rng.int(90, 110),
@@ -87,6 +87,11 @@ describeDb('miner list (fbox.miner/index) against an in-memory oracle', () => {
     if (q.fault === 'any' && m.fault === '') return false;
     if (q.fault === 'none' && m.fault !== '') return false;
     if (q.fault && q.fault !== 'any' && q.fault !== 'none' && m.fault !== q.fault) return false;
+    if (q.under_pct) {
+      const reported = m.hashrate_realtime >= 0 && m.hashrate_theoretical > 0;
+      if (m.status !== 'online' || !reported) return false;
+      if (m.hashrate_realtime * 100 >= m.hashrate_theoretical * Number(q.under_pct)) return false;
+    }
     if (q.keyword) {
       const k = q.keyword.toLowerCase();
       if (![m.worker, m.ip, m.sn].some((v) => v.toLowerCase().includes(k))) return false;
@@ -119,6 +124,7 @@ describeDb('miner list (fbox.miner/index) against an in-memory oracle', () => {
       if (rng.next() < 0.15) q.pool = rng.pick(['btc.com', 'f2pool', 'antpool']);
       if (rng.next() < 0.2) q.mode = rng.pick(['high', 'low']);
       if (rng.next() < 0.25) q.fault = rng.pick(['any', 'none', 'fan', 'chain']);
+      if (rng.next() < 0.25) q.under_pct = String(rng.pick([50, 90, 95, 100]));
       if (rng.next() < 0.2) q.keyword = rng.pick(['ACCT_A', '.w01', '_b', '10.0.002', 'sn0', '%', 'w05']);
       const field = rng.pick(minerSortFields);
       const descending = rng.next() < 0.5;
@@ -152,6 +158,11 @@ describeDb('miner list (fbox.miner/index) against an in-memory oracle', () => {
       data: { errors: [{ field: 'status' }] },
     });
     expect(await bad({ fbox_id: 'x' })).toMatchObject({ code: -2, msg: 'FBOX: is invalid' });
+    for (const under_pct of ['0', '101', '90.5', 'x'])
+      expect(await bad({ under_pct })).toMatchObject({
+        code: -2,
+        data: { errors: [{ field: 'under_pct' }] },
+      });
     expect((await get(t.app, LIST, { limit: '5' }, { token })).json()).toMatchObject({
       code: -2,
       msg: 'Mine: is required',

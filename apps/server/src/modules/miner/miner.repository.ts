@@ -137,6 +137,8 @@ interface FilterValues {
   fault?: string | undefined;
   /** `containsPattern` of the keyword. */
   pattern?: string | undefined;
+  /** Under-hashing: realtime below this percent of theoretical. */
+  under_pct?: number | undefined;
 }
 
 const splitFilter = (f: Filters) => {
@@ -155,6 +157,7 @@ const splitFilter = (f: Filters) => {
     pool: f.pool || undefined,
     fault: f.fault && literals.fault === undefined ? f.fault : undefined,
     pattern: f.keyword ? containsPattern(f.keyword) : undefined,
+    under_pct: f.under_pct,
   };
   const set = Object.keys(values).filter((k) => values[k as keyof FilterValues] !== undefined);
   const shape = `${set.join(',')}|${literals.online ?? ''},${literals.mode ?? ''},${literals.fault ?? ''},${literals.hijacked ? 'hijacked' : ''}`;
@@ -191,6 +194,16 @@ export class MinerRepository {
     else if (literals.fault === 'none') q = q.where('miner_state.fault', '=', sql.lit(''));
     else if (v.fault !== undefined) q = q.where('miner_state.fault', '=', v.fault);
     if (literals.hijacked) q = q.where(poolHijacked(v.area_id));
+    if (v.under_pct !== undefined) {
+      // Reported readings only (-999 is "no data"), of miners reporting now.
+      const realtime = sql.ref('miner_state.hashrate_realtime');
+      const theoretical = sql.ref('miner_state.hashrate_theoretical');
+      q = q
+        .where('miner_state.online', '=', sql.lit(1))
+        .where('miner_state.hashrate_theoretical', '>', sql.lit(0))
+        .where('miner_state.hashrate_realtime', '>=', sql.lit(0))
+        .where(sql<boolean>`${realtime} * 100 < ${theoretical} * ${v.under_pct}`);
+    }
     if (v.pattern !== undefined) {
       const pattern = v.pattern;
       q = q.where((eb) =>

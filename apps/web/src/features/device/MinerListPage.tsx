@@ -6,7 +6,7 @@ import Card from 'antd/es/card';
 import Typography from 'antd/es/typography';
 import { type Key, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ServerTable } from '../../components/ServerTable';
+import { ServerTable, useHiddenColumns } from '../../components/ServerTable';
 import { tableQueryProps } from '../../components/table-query';
 import { download } from '../../lib/api';
 import { areaScope } from '../../lib/area-scope';
@@ -24,6 +24,7 @@ import {
   useMinerActions,
 } from './components/MinerBulkActions';
 import { MinerFilters } from './components/MinerFilters';
+import { MinerViews } from './components/MinerViews';
 import { minerColumns } from './components/miner-columns';
 import { useCommandOutcomes } from './use-command-outcomes';
 
@@ -37,6 +38,7 @@ const filterKeys = [
   'pool',
   'mode',
   'fault',
+  'under_pct',
   // Lock Pool's guard (features/fbox-config).
   'pool_hijacked',
 ] as const;
@@ -74,6 +76,7 @@ export const MinerListPage = () => {
       ? (miner) => <MinerRowMenu actions={actions} id={miner.id} name={minerName(miner)} />
       : undefined,
   });
+  const hidden = useHiddenColumns('miner-list', columns);
 
   const onExport = () => {
     const { page: _p, limit: _l, ...params } = toRequestParams(list.query);
@@ -109,8 +112,15 @@ export const MinerListPage = () => {
           list={list}
           {...tableQueryProps(miners)}
           selection={anyAction ? { keys: selected, onChange: setSelected } : undefined}
+          hiddenColumns={hidden}
           toolbar={
             <>
+              <MinerViews
+                list={list}
+                filterKeys={filterKeys}
+                columnKeys={columns.map((column) => column.key)}
+                hidden={hidden}
+              />
               <MinerFilters list={list} />
               <Button icon={<DownloadOutlined />} onClick={onExport} data-testid="miner-export">
                 {t('device.miner.export')}

@@ -8,6 +8,8 @@ import { useTankOptions } from '../api-tank';
 import { useFaultText, useModeLabels, useStatusOptions } from './labels';
 
 const strings = (values: string[] = []) => values.map((value) => ({ value, label: value }));
+/** Under-hashing thresholds offered, percent of theoretical. */
+const underOptions = [95, 90, 80, 50] as const;
 
 /** The miner list filters of the issue: FBOX, tank, status, model, brand, pool, mode, fault, text. */
 export const MinerFilters = ({ list }: { list: ListQueryState }) => {
@@ -67,6 +69,15 @@ export const MinerFilters = ({ list }: { list: ListQueryState }) => {
           { name: 'pool', label: t('device.miner.pool'), options: strings(options.data?.pools), width: 170 },
           { name: 'mode', label: t('device.miner.mode'), options: mode, width: 120 },
           { name: 'fault', label: t('device.miner.fault'), options: fault, width: 140 },
+          {
+            name: 'under_pct',
+            label: t('device.miner.hashrateFilter'),
+            options: underOptions.map((pct) => ({
+              value: String(pct),
+              label: t('device.miner.underPct', { pct }),
+            })),
+            width: 210,
+          },
           { name: 'pool_hijacked', label: hijacked, options: [{ value: '1', label: hijacked }] },
         ]}
       />
