@@ -71,6 +71,11 @@ describe('Manage Mines', () => {
     await created.getByTestId('agent-key-toggle').click();
     expect(await created.getByTestId('agent-key-value').innerText()).toMatch(/^[0-9a-f]{32}$/);
     await shoot(page, 'mines-key-en');
+    // At 1440 px the revealed key leaves its regenerate button in view, clear of the fixed Actions column.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const regenerate = await created.getByTestId('agent-key-regenerate').boundingBox();
+    const actions = await created.locator('td').last().boundingBox();
+    expect(regenerate && actions && regenerate.x + regenerate.width <= actions.x).toBe(true);
 
     // Edit: the price and the comment.
     await created.getByRole('button', { name: 'Edit' }).click();

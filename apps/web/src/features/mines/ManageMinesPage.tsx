@@ -75,7 +75,6 @@ export const ManageMinesPage = () => {
     {
       key: 'agent_key',
       title: t('mines.agentKey'),
-      width: 400,
       render: (_, mine) => <AgentKeyCell mine={mine} />,
     },
     { key: 'created_at', title: t('mines.createdAt'), render: (_, mine) => formatTime(mine.created_at) },

@@ -8,8 +8,11 @@ import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegenerateAgentKey } from '../api';
+import styles from './AgentKeyCell.module.css';
 
 const MASK = '••••••••••••••••';
+/** Room for the key in the table: about 16 characters of it, the rest behind an ellipsis. */
+const KEY_WIDTH = 200;
 
 /** The Agent Key masked, with reveal, copy, and regenerate after a confirmation. */
 export const AgentKeyCell = ({ mine }: { mine: Mine }) => {
@@ -28,12 +31,11 @@ export const AgentKeyCell = ({ mine }: { mine: Mine }) => {
       onOk: () => regenerate.mutateAsync(mine.id).then(() => setShown(true)),
     });
 
+  // The buttons come first and the key is cut to the column (whole in its tooltip and the copy),
+  // so a revealed key never pushes them under the fixed Actions column (issue 12 point 8).
   return (
     <Space size={4} wrap={false} data-testid={`agent-key-${mine.id}`}>
       {holder}
-      <Typography.Text code copyable={{ text: mine.agent_key }} data-testid="agent-key-value">
-        {shown ? mine.agent_key : MASK}
-      </Typography.Text>
       <Tooltip title={shown ? t('mines.agentKey.hide') : t('mines.agentKey.show')}>
         <Button
           size="small"
@@ -56,6 +58,16 @@ export const AgentKeyCell = ({ mine }: { mine: Mine }) => {
           data-testid="agent-key-regenerate"
         />
       </Tooltip>
+      <Typography.Text code copyable={{ text: mine.agent_key }}>
+        <span
+          className={styles.key}
+          style={{ maxWidth: KEY_WIDTH }}
+          title={shown ? mine.agent_key : undefined}
+          data-testid="agent-key-value"
+        >
+          {shown ? mine.agent_key : MASK}
+        </span>
+      </Typography.Text>
     </Space>
   );
 };
