@@ -242,7 +242,7 @@ describe('tasks', () => {
     const form = page.getByTestId('temp-task-form');
     await form.waitFor();
     await page.getByTestId('task-form-name').fill('E2E hot tank guard');
-    await choose(page, page.getByTestId('task-form-groups'), 'E2E hot tanks (1 miners)');
+    await choose(page, page.getByTestId('task-form-groups'), 'E2E hot tanks (1 miner)');
     await inputOf(page, 'task-form-threshold').fill('80');
     await page.getByTestId('task-form-save').click();
     await form.waitFor({ state: 'hidden' });
