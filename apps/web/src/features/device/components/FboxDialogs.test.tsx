@@ -43,7 +43,7 @@ describe('FboxSettingDialog', { timeout: 30_000 }, () => {
     expect(intervalChoices(30)).toEqual([5, 10, 15, 30, 60]);
   });
 
-  it('opens valid: unset thresholds empty, the 12 s interval shown as itself and saved unchanged', async () => {
+  it('opens valid: unset thresholds at their defaults, the 12 s interval as itself, saved unchanged', async () => {
     const onCommand = vi.fn();
     render(
       <QueryClientProvider client={new QueryClient()}>
@@ -53,10 +53,9 @@ describe('FboxSettingDialog', { timeout: 30_000 }, () => {
     expect(await screen.findByText('12 s')).toBeTruthy();
     const temperature = screen.getByLabelText('Temperature threshold') as HTMLInputElement;
     const humidity = screen.getByLabelText('Humidity threshold') as HTMLInputElement;
-    expect(temperature.value).toBe('');
-    expect(humidity.value).toBe('');
-    fireEvent.change(temperature, { target: { value: '45' } });
-    fireEvent.change(humidity, { target: { value: '85' } });
+    // Never set (-999): the built-in defaults, not the raw code and not empty.
+    expect(temperature.value).toBe('45');
+    expect(humidity.value).toBe('85');
     fireEvent.click(screen.getByRole('button', { name: /save/i }));
     await waitFor(() => expect(onCommand).toHaveBeenCalledWith('c1', 'sent'));
     expect(saved).toHaveLength(1);

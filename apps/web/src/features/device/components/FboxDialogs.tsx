@@ -1,4 +1,10 @@
-import { type FboxDetail, FboxSettingBodySchema, isNoData, reportingIntervals } from '@fbox/contracts';
+import {
+  builtinFboxConfig,
+  type FboxDetail,
+  FboxSettingBodySchema,
+  isNoData,
+  reportingIntervals,
+} from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
@@ -108,11 +114,14 @@ export const FboxSettingDialog = ({
         initialValues={{
           voltage_min: fbox.voltage_min,
           voltage_max: fbox.voltage_max,
-          // A threshold never set (-999) opens empty, for the user to fill, not as a raw code.
+          // A threshold never set (-999) opens with the built-in default, not as a raw code, so
+          // the form opens valid; the operator sees it before saving.
           temperature_max: isNoData(fbox.thresholds.temperature_max)
-            ? undefined
+            ? builtinFboxConfig.temperature_max
             : fbox.thresholds.temperature_max,
-          humidity_max: isNoData(fbox.thresholds.humidity_max) ? undefined : fbox.thresholds.humidity_max,
+          humidity_max: isNoData(fbox.thresholds.humidity_max)
+            ? builtinFboxConfig.humidity_max
+            : fbox.thresholds.humidity_max,
           reporting_interval: fbox.reporting_interval_s,
         }}
       >

@@ -1,4 +1,4 @@
-import { type GroupType, type MinerGroup, MinerGroupAddBodySchema } from '@fbox/contracts';
+import { type GroupType, limits, type MinerGroup, MinerGroupAddBodySchema } from '@fbox/contracts';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
@@ -52,7 +52,7 @@ export const GroupFormDialog = ({
         onFinish={onFinish}
       >
         <Form.Item name="name" label={label} rules={fieldRules(MinerGroupAddBodySchema.shape.name, label)}>
-          <Input showCount autoFocus data-testid="group-form-name" />
+          <Input count={{ show: true, max: limits.taskNameMax }} autoFocus data-testid="group-form-name" />
         </Form.Item>
         {/* Enter in a field saves, as the OK button does (the modal's buttons are outside the form). */}
         <button type="submit" hidden />

@@ -1,4 +1,4 @@
-import type { GroupType } from '@fbox/contracts';
+import { type GroupType, limits } from '@fbox/contracts';
 import Col from 'antd/es/col';
 import Form, { type FormItemProps } from 'antd/es/form';
 import Input from 'antd/es/input';
@@ -96,7 +96,7 @@ export const TaskFormDialog = <V extends TaskFormBase>({
       name: 'name',
       label: nameLabel,
       rules: fieldRules(shape.name, nameLabel),
-      input: <Input showCount autoFocus data-testid="task-form-name" />,
+      input: <Input count={{ show: true, max: limits.taskNameMax }} autoFocus data-testid="task-form-name" />,
     },
     {
       name: 'group_ids',
