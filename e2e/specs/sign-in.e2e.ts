@@ -73,6 +73,17 @@ describe('sign-in and the guard', () => {
     await context.close();
   });
 
+  it('says "Please log in again" once for a stale token, however many calls the page made', async () => {
+    const { page, context } = await openPage(browser);
+    await context.addCookies([{ name: 'Admin-Token', value: 'stale-token-0000', url: server.url }]);
+    await page.goto(`${server.url}/index`);
+    await page.waitForURL(/\/login/);
+    await page.getByText('Please log in again', { exact: true }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByText('Please log in again', { exact: true }).count()).toBe(1);
+    await context.close();
+  });
+
   it('logs out after a successful password change; the new password then works', async () => {
     const { page, context } = await openPage(browser);
     await page.goto(`${server.url}/login`);
@@ -90,6 +101,10 @@ describe('sign-in and the guard', () => {
     await page.locator('#changePassword_confirm').fill(next);
     await page.getByTestId('change-password-submit').click();
     await page.waitForURL(/\/login/);
+    // One message: the success, not a "Please log in again" per request that was in flight.
+    await page.getByText('Password changed, please log in again').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('.ant-message-notice').count()).toBe(1);
 
     await loginThroughForm(page, { password: next });
     // Put the original password back so the other tests of this file keep working.
