@@ -51,10 +51,10 @@ describe('Manage Mines', () => {
     await form.locator('#mineForm_area_name').fill('E2E Mine');
     await form.locator('#mineForm_electricity_price').fill('cheap');
     await save.click();
-    await form.getByText('Must be a valid number').waitFor();
+    await form.getByText('Electricity price must be a valid number').waitFor();
     await shoot(page, 'mines-form-en');
     await form.locator('#mineForm_electricity_price').fill('0');
-    await form.getByText('Must be a number greater than 0').waitFor();
+    await form.getByText('Electricity price must be a number greater than 0').waitFor();
     await form.locator('#mineForm_electricity_price').fill('0.06');
     await form.locator('#mineForm_contact').fill('Ana +1 555 0100');
     // Keyboard: Enter in a field submits the dialog.

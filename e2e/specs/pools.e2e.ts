@@ -57,7 +57,7 @@ describe('mining pools', () => {
     await form.locator('#observerLinkForm_coin').fill('BTC');
     await form.locator('#observerLinkForm_link').fill('javascript:alert(1)');
     await page.getByRole('button', { name: 'Save' }).click();
-    await form.getByText('Must be an http:// or https:// address').waitFor();
+    await form.getByText('Link must be an http:// or https:// address').waitFor();
     // The server refuses it too, whoever asks.
     const refused = await api.postJson('/index/fbox.pool/create', {
       area_id: areaId,

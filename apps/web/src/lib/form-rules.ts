@@ -4,16 +4,49 @@ import type { Rule } from 'antd/es/form';
 import type { z } from 'zod';
 import { i18n } from './i18n';
 
-/** Rules whose text reads as the end of a sentence about the field ("is required"). */
+/**
+ * Rules whose text reads as the end of a sentence about the field ("is required", "must be at least
+ * 10"): with a label they become one ("Temperature threshold must be at least 10").
+ */
 const FRAGMENT_RULES = new Set([
   'rule.required',
   'rule.invalidType',
   'rule.tooLong',
   'rule.tooShort',
   'rule.email',
+  'rule.timeZone',
+  'rule.avatar',
+  'rule.onOff',
   'rule.range',
+  'rule.passwordCommon',
+  'rule.url',
   'rule.totpCode',
+  'rule.electricityHz',
+  'rule.alertLevel',
+  'rule.channel',
+  'rule.json',
+  'rule.nulChar',
   'rule.invalid',
+  'rule.unknownField',
+  'rule.fboxKind',
+  'rule.sort',
+  'rule.interval',
+  'rule.mac',
+  'rule.positive',
+  'rule.meterNo',
+  'rule.controlMode',
+  'rule.action',
+  'rule.mode',
+  'rule.poolAddress',
+  'rule.username',
+  'rule.accountStatus',
+  'rule.authority',
+  'rule.operatorRule',
+  'rule.httpUrl',
+  'rule.setOrClear',
+  'rule.number',
+  'rule.numberMax',
+  'rule.min',
 ]);
 
 /**

@@ -68,13 +68,15 @@ describe('task form rules (spec §5, mirroring the contract)', () => {
   it('offers only the interval options of spec §9 for the reboot interval', async () => {
     const rules = fieldRules(rebootShape.reboot_interval_seconds, 'Reboot interval');
     expect(await errorsOf(rules, 1800)).toEqual([]);
-    expect(await errorsOf(rules, 45)).toEqual(['Must be 30 s, 1, 2, 5, 15 or 30 min, 1 or 2 h']);
+    expect(await errorsOf(rules, 45)).toEqual([
+      'Reboot interval must be 30 s, 1, 2, 5, 15 or 30 min, 1 or 2 h',
+    ]);
   });
 
   it('needs a temperature of at least 10 °C', async () => {
     const rules = fieldRules(tempShape.threshold, 'Temperature');
     expect(await errorsOf(rules, 10)).toEqual([]);
-    expect(await errorsOf(rules, 9.5)).toEqual(['Must be at least 10']);
+    expect(await errorsOf(rules, 9.5)).toEqual(['Temperature must be at least 10']);
   });
 
   it('needs at least one group', async () => {

@@ -61,10 +61,10 @@ describe('MineFormDialog', () => {
     await save();
     expect(await screen.findByText('Electricity price is required')).toBeTruthy();
     for (const [typed, error] of [
-      ['abc', 'Must be a valid number'],
-      ['1e3', 'Must be a valid number'],
-      ['0', 'Must be a number greater than 0'],
-      ['-2', 'Must be a number greater than 0'],
+      ['abc', 'Electricity price must be a valid number'],
+      ['1e3', 'Electricity price must be a valid number'],
+      ['0', 'Electricity price must be a number greater than 0'],
+      ['-2', 'Electricity price must be a number greater than 0'],
     ] as const) {
       fill('Electricity price', typed);
       await save();
@@ -105,7 +105,7 @@ describe('MineFormDialog', () => {
     fill('Mine name', 'North');
     fill('Electricity price', '5');
     await save();
-    expect(await screen.findByText('Must be at most 1000000')).toBeTruthy();
+    expect(await screen.findByText('Electricity price must be at most 1000000')).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
   }, 30_000);
 });

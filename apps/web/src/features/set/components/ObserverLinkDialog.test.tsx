@@ -54,7 +54,7 @@ describe('observer link dialog', { timeout: 30_000 }, () => {
     fill('Coin', 'BTC');
     fill('Link', SCRIPT_URL);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Must be an http:// or https:// address')).toBeTruthy();
+    expect(await screen.findByText('Link must be an http:// or https:// address')).toBeTruthy();
     expect(fetch).not.toHaveBeenCalled();
 
     fill('Link', 'https://f2pool.com/x');
