@@ -1,5 +1,6 @@
 export * from './access.js';
 export * from './accounts.js';
+export * from './alarm.js';
 export * from './area.js';
 export * from './auth.js';
 export * from './codes.js';

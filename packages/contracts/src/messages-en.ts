@@ -362,6 +362,29 @@ export const sharedEn = {
   'actionStatus.failed': 'Failed',
   'actionStatus.timeout': 'Timed out',
   // ── end tasks ──
+  // ── alarm ──
+  'rule.alertMetric': 'must be a known alert rule type',
+  'field.metric': 'Rule type',
+  'field.level': 'Alert level',
+  'field.threshold_max': 'Maximum',
+  'field.sustain_seconds': 'Sustain time',
+  'field.enabled': 'Enabled',
+  'alertTarget.fbox': 'FBOX',
+  'alertTarget.tank': 'Tank',
+  'alertTarget.miner': 'Miner',
+  'alertMetric.fbox_temp_high': 'Container temperature high',
+  'alertMetric.fbox_humidity_high': 'Container humidity high',
+  'alertMetric.fbox_voltage_out_of_range': 'Phase voltage out of range',
+  'alertMetric.fbox_offline': 'FBOX offline',
+  'alertMetric.oil_out_temp_high': 'Oil outlet temperature high',
+  'alertMetric.oil_in_temp_high': 'Oil inlet temperature high',
+  'alertMetric.liquid_level_low': 'Liquid level low',
+  'alertMetric.short_circuit': 'Short-circuit sensor tripped',
+  'alertMetric.chip_temp_high': 'Chip temperature high',
+  'alertMetric.hashrate_low_pct': 'Hashrate below % of theoretical',
+  'alertMetric.miner_offline': 'Miner offline',
+  'alertMetric.miner_fault': 'Miner fault reported',
+  // ── end alarm ──
 } as const;
 
 export type SharedMessageKey = keyof typeof sharedEn;

@@ -362,4 +362,27 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'actionStatus.failed': '失败',
   'actionStatus.timeout': '超时',
   // ── end tasks ──
+  // ── alarm ──
+  'rule.alertMetric': '必须是已知的告警规则类型',
+  'field.metric': '规则类型',
+  'field.level': '告警级别',
+  'field.threshold_max': '最大值',
+  'field.sustain_seconds': '持续时间',
+  'field.enabled': '启用',
+  'alertTarget.fbox': 'FBOX',
+  'alertTarget.tank': '油箱',
+  'alertTarget.miner': '矿机',
+  'alertMetric.fbox_temp_high': '箱体温度过高',
+  'alertMetric.fbox_humidity_high': '箱体湿度过高',
+  'alertMetric.fbox_voltage_out_of_range': '相电压超出范围',
+  'alertMetric.fbox_offline': 'FBOX 离线',
+  'alertMetric.oil_out_temp_high': '出油温度过高',
+  'alertMetric.oil_in_temp_high': '进油温度过高',
+  'alertMetric.liquid_level_low': '液位过低',
+  'alertMetric.short_circuit': '短路传感器触发',
+  'alertMetric.chip_temp_high': '芯片温度过高',
+  'alertMetric.hashrate_low_pct': '算力低于理论值百分比',
+  'alertMetric.miner_offline': '矿机离线',
+  'alertMetric.miner_fault': '矿机报告故障',
+  // ── end alarm ──
 };

@@ -18,7 +18,7 @@ declare module 'fastify' {
  */
 export const ingestPlugin = fp(
   async (app) => {
-    const status = new StatusService(new StatusRepository(app.db), app.clock, app.live);
+    const status = new StatusService(new StatusRepository(app.db), app.clock, app.live, app.log);
     const ingest = new IngestService({
       writer: new TelemetryWriter(app.db, app.dbDialect),
       devices: app.devices,

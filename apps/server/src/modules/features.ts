@@ -1,6 +1,7 @@
 import type { EndpointName } from '@fbox/contracts';
 import type { Dialect } from '../db/database.js';
 import type { Migrations } from '../db/migrations.js';
+import { alarmFeature } from './alarm/alarm.feature.js';
 import { areaFeature } from './area/area.feature.js';
 import { authFeature } from './auth/auth.feature.js';
 import { commandFeature } from './command/command.feature.js';
@@ -41,6 +42,7 @@ export const features = [
   fboxConfigFeature,
   oplogFeature,
   taskFeature,
+  alarmFeature,
 ] as const;
 
 /** The endpoints the listed features handle (the keys of each one's handlers). */

@@ -184,3 +184,29 @@ export const buildTestApp = async (
   });
   return { app, clock, close: () => app.close() };
 };
+
+/**
+ * Server instances sharing one fresh test database, as the processes of one deployment do (on
+ * PostgreSQL each has its own pool); their clock is one hand-moved `TestClock`. `close` ends them
+ * and the database.
+ */
+export const appsOnOneDatabase = async (count: number, config: Partial<Config> = {}) => {
+  const database = await openTestDatabase();
+  const clock = new TestClock();
+  const apps: FastifyInstance[] = [];
+  for (let i = 0; i < count; i++)
+    apps.push(
+      await buildApp({
+        database: { ...database, close: async () => {} },
+        logger: false,
+        seed: false,
+        now: clock.now,
+        config: { demo: false, secretKey: testSecretKey, ...config },
+      }),
+    );
+  const close = async () => {
+    for (const app of apps) await app.close();
+    await database.close();
+  };
+  return { apps, clock, close };
+};

@@ -7,7 +7,7 @@ import {
   limits,
   mineLimits,
 } from '@fbox/contracts';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { DB } from '../../db/schema.js';
 import { newAgentKey } from '../../lib/agent-key.js';
@@ -23,6 +23,9 @@ import { type AreaChanges, AreaRepository } from './area.repository.js';
  */
 export type NewMine = Omit<AreaCreateBody, 'electricity_price'> & { electricity_price?: number };
 
+/** Writes what a feature adds to a new mine (its defaults), in the transaction that creates it. */
+export type MineCreateListener = (trx: Transaction<DB>, mine: Area) => Promise<void>;
+
 /** An area the caller may act in (see `AreaService.requireAccess`). */
 export interface AreaAccess extends Area {
   owner_id: number;
@@ -35,6 +38,8 @@ export interface AreaAccess extends Area {
  * of other accounts cannot be probed.
  */
 export class AreaService {
+  private readonly createListeners: MineCreateListener[] = [];
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
@@ -61,7 +66,15 @@ export class AreaService {
     return { ...area, canManage: canManage(user) };
   }
 
-  /** Creates a mine of a master with a fresh Agent Key. */
+  /**
+   * Adds `listener` to what creating a mine writes: it runs inside the creating transaction, so a
+   * mine never exists without what features give every mine (the alarm center's default rules).
+   */
+  onCreate(listener: MineCreateListener): void {
+    this.createListeners.push(listener);
+  }
+
+  /** Creates a mine of a master with a fresh Agent Key, and what features add to every mine. */
   async create(ownerId: number, body: NewMine): Promise<Area> {
     const repo = new AreaRepository(this.db);
     if (await repo.nameTaken(ownerId, body.area_name)) throw fieldConflict('area_name', 'api.areaNameTaken');
@@ -71,7 +84,16 @@ export class AreaService {
       electricity_price: body.electricity_price ?? mineLimits.defaultElectricityPrice,
     };
     try {
-      return await repo.insert(ownerId, mine, this.secrets.seal(newAgentKey()), this.clock());
+      return await this.db.transaction().execute(async (trx) => {
+        const area = await new AreaRepository(trx).insert(
+          ownerId,
+          mine,
+          this.secrets.seal(newAgentKey()),
+          this.clock(),
+        );
+        for (const listener of this.createListeners) await listener(trx, area);
+        return area;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw fieldConflict('area_name', 'api.areaNameTaken');
       throw error;

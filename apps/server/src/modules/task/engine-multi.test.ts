@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import type { Database } from '../../db/database.js';
-import { describeDb, openTestDatabase, TestClock } from '../../test/build-test-app.js';
+import { appsOnOneDatabase, describeDb } from '../../test/build-test-app.js';
 import { createFbox, createMiners } from '../../test/device-factories.js';
 import { createArea, createMaster, login } from '../../test/factories.js';
 import { api, items, runUntil } from '../../test/task-engine-harness.js';
@@ -15,28 +13,16 @@ const minute = 60 * s;
  * PostgreSQL over separate pool connections): every action happens exactly once.
  */
 describeDb('task engine in two processes on one database', () => {
-  let database: Database | undefined;
-  const apps: FastifyInstance[] = [];
+  let close: (() => Promise<void>) | undefined;
   afterEach(async () => {
-    for (const app of apps.splice(0)) await app.close();
-    await database?.close();
-    database = undefined;
+    await close?.();
+    close = undefined;
   });
 
   it('each action once, whichever instance claims the task', async () => {
-    database = await openTestDatabase();
-    const clock = new TestClock();
-    for (let i = 0; i < 2; i++) {
-      apps.push(
-        await buildApp({
-          database: { ...database, close: async () => {} },
-          logger: false,
-          seed: false,
-          now: clock.now,
-          config: { demo: false },
-        }),
-      );
-    }
+    const world = await appsOnOneDatabase(2);
+    close = world.close;
+    const { apps, clock } = world;
     const [a, b] = apps as [FastifyInstance, FastifyInstance];
     expect(a.taskEngine.owner).not.toBe(b.taskEngine.owner);
     const master = await createMaster(a);

@@ -1,0 +1,32 @@
+import { defineFeature } from '../feature.js';
+import { AlarmEngine } from './alarm.engine.js';
+import { alarmMigration } from './alarm.migration.js';
+import { AlertRuleService } from './alarm.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    alertRules: AlertRuleService;
+    alarms: AlarmEngine;
+  }
+}
+
+/**
+ * The alarm center (issue 13): alert rules per mine and their evaluation on telemetry and offline
+ * detection. Its screens and endpoints come later; it handles none yet.
+ */
+export const alarmFeature = defineFeature({
+  name: 'alarm',
+  migrations: (dialect) => ({ '0015_alarm': alarmMigration(dialect) }),
+  register(app) {
+    const rules = new AlertRuleService(app.db, app.clock);
+    app.decorate('alertRules', rules);
+    app.areas.onCreate((trx, mine) => rules.addDefaults(trx, mine.id));
+    const engine = new AlarmEngine({ db: app.db, clock: app.clock, live: app.live, log: app.log });
+    app.decorate('alarms', engine);
+    app.ingest.onApplied((applied) => engine.onTelemetry(applied));
+    app.deviceStatus.onChange((change) => engine.onStatus(change));
+    app.jobs.add({ name: 'alarm-offline', periodMs: 10_000, run: () => engine.openDueOffline() });
+    app.addHook('onClose', async () => engine.stop());
+  },
+  handlers: {},
+});

@@ -1,0 +1,161 @@
+import { type AlertMetric, type AlertTarget, offlineMetrics } from '@fbox/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+/** A pending offline condition whose sustain time has passed while the device stayed offline. */
+export interface DueOffline {
+  rule_id: number;
+  device_kind: AlertTarget;
+  device_id: number;
+  area_id: number;
+  fbox_id: number;
+  metric: AlertMetric;
+  level: number;
+}
+
+/**
+ * Kysely queries of offline rules: offline detection reports a change once, so what it started is
+ * carried on from the state tables by the `alarm-offline` job.
+ */
+export class AlertOfflineRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * Marks pending, since `now`, the offline rules of boxes marked offline (once heard) and of their
+   * offline miners that have no state yet: the listener of the process that marked them may have
+   * died with it. Usually offline detection's listener has marked them already, and this adds nothing.
+   */
+  async pendOffline(now: number): Promise<void> {
+    const columns = [
+      'rule_id',
+      'device_kind',
+      'device_id',
+      'area_id',
+      'fbox_id',
+      'pending_since',
+      'alert_id',
+    ] as const;
+    const since = sql<number>`cast(${now} as bigint)`;
+    const none = sql<null>`cast(null as integer)`;
+    await this.db
+      .insertInto('alert_states')
+      .columns(columns)
+      .expression((eb) =>
+        eb
+          .selectFrom('fbox_state')
+          .innerJoin('alert_rules', 'alert_rules.area_id', 'fbox_state.area_id')
+          .select([
+            'alert_rules.id',
+            sql<AlertTarget>`cast(${'fbox'} as varchar(8))`.as('device_kind'),
+            'fbox_state.fbox_id as device_id',
+            'fbox_state.area_id',
+            'fbox_state.fbox_id',
+            since.as('pending_since'),
+            none.as('alert_id'),
+          ])
+          .where('fbox_state.online', '=', 0)
+          .where('fbox_state.last_seen_at', 'is not', null)
+          .where('alert_rules.metric', '=', 'fbox_offline')
+          .where('alert_rules.enabled', '=', 1)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('alert_states')
+                  .select('alert_states.rule_id')
+                  .whereRef('alert_states.rule_id', '=', 'alert_rules.id')
+                  .where('alert_states.device_kind', '=', 'fbox')
+                  .whereRef('alert_states.device_id', '=', 'fbox_state.fbox_id'),
+              ),
+            ),
+          ),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await this.db
+      .insertInto('alert_states')
+      .columns(columns)
+      .expression((eb) =>
+        eb
+          .selectFrom('miner_state')
+          .innerJoin('fbox_state', 'fbox_state.fbox_id', 'miner_state.fbox_id')
+          .innerJoin('alert_rules', 'alert_rules.area_id', 'miner_state.area_id')
+          .select([
+            'alert_rules.id',
+            sql<AlertTarget>`cast(${'miner'} as varchar(8))`.as('device_kind'),
+            'miner_state.miner_id as device_id',
+            'miner_state.area_id',
+            'miner_state.fbox_id',
+            since.as('pending_since'),
+            none.as('alert_id'),
+          ])
+          .where('fbox_state.online', '=', 0)
+          .where('fbox_state.last_seen_at', 'is not', null)
+          .where('miner_state.online', '=', 0)
+          .where('alert_rules.metric', '=', 'miner_offline')
+          .where('alert_rules.enabled', '=', 1)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('alert_states')
+                  .select('alert_states.rule_id')
+                  .whereRef('alert_states.rule_id', '=', 'alert_rules.id')
+                  .where('alert_states.device_kind', '=', 'miner')
+                  .whereRef('alert_states.device_id', '=', 'miner_state.miner_id'),
+              ),
+            ),
+          ),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  /**
+   * Pending offline conditions of enabled rules whose sustain time has passed, on devices still
+   * marked offline: offline detection only reports the change, so these are fired from a job.
+   */
+  dueOffline(now: number): Promise<DueOffline[]> {
+    const due = sql<boolean>`alert_states.pending_since + alert_rules.sustain_seconds * 1000 <= ${now}`;
+    return this.db
+      .selectFrom('alert_states')
+      .innerJoin('alert_rules', 'alert_rules.id', 'alert_states.rule_id')
+      .select([
+        'alert_states.rule_id',
+        'alert_states.device_kind',
+        'alert_states.device_id',
+        'alert_states.area_id',
+        'alert_states.fbox_id',
+        'alert_rules.metric',
+        'alert_rules.level',
+      ])
+      .where('alert_states.alert_id', 'is', null)
+      .where('alert_states.pending_since', 'is not', null)
+      .where('alert_rules.enabled', '=', 1)
+      .where('alert_rules.metric', 'in', offlineMetrics)
+      .where(due)
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('alert_states.device_kind', '=', 'fbox'),
+            eb.exists(
+              eb
+                .selectFrom('fbox_state')
+                .select('fbox_state.fbox_id')
+                .whereRef('fbox_state.fbox_id', '=', 'alert_states.device_id')
+                .where('fbox_state.online', '=', 0),
+            ),
+          ]),
+          eb.and([
+            eb('alert_states.device_kind', '=', 'miner'),
+            eb.exists(
+              eb
+                .selectFrom('miner_state')
+                .select('miner_state.miner_id')
+                .whereRef('miner_state.miner_id', '=', 'alert_states.device_id')
+                .where('miner_state.online', '=', 0),
+            ),
+          ]),
+        ]),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { IdSchema, intInRange, numeric, numericWithDefault, optionalNumeric, rule } from './rules.js';
+import { alertLevels } from './user.js';
+
+/** What an alert rule watches (issue 13): the FBOX container, a tank, or a miner. */
+export const alertTargets = ['fbox', 'tank', 'miner'] as const;
+export type AlertTarget = (typeof alertTargets)[number];
+
+/** A severity of `alertLevels` (1 critical, 2 major, 3 minor; labels `alertLevel.<n>`). */
+export type AlertLevel = (typeof alertLevels)[number];
+
+/**
+ * How a metric's condition reads: a value `above` or `below` the threshold, any value `outside`
+ * [threshold, threshold_max], or a `state` that holds or not (no threshold, no hysteresis).
+ */
+export type AlertComparison = 'above' | 'below' | 'outside' | 'state';
+
+interface AlertMetricInfo {
+  target: AlertTarget;
+  comparison: AlertComparison;
+  /** The range a threshold may take (in the metric's unit); none for a state. */
+  range?: { min: number; max: number };
+}
+
+/**
+ * Every metric a rule can watch, with its target, how its condition reads and its threshold range.
+ * Units: °C for temperatures, % for humidity, liquid level and hashrate (realtime as a percent of
+ * theoretical), V for voltage (each phase).
+ */
+export const alertMetrics = {
+  fbox_temp_high: { target: 'fbox', comparison: 'above', range: { min: 0, max: 100 } },
+  fbox_humidity_high: { target: 'fbox', comparison: 'above', range: { min: 0, max: 100 } },
+  fbox_voltage_out_of_range: { target: 'fbox', comparison: 'outside', range: { min: 0, max: 1000 } },
+  fbox_offline: { target: 'fbox', comparison: 'state' },
+  oil_out_temp_high: { target: 'tank', comparison: 'above', range: { min: 0, max: 150 } },
+  oil_in_temp_high: { target: 'tank', comparison: 'above', range: { min: 0, max: 150 } },
+  liquid_level_low: { target: 'tank', comparison: 'below', range: { min: 0, max: 100 } },
+  short_circuit: { target: 'tank', comparison: 'state' },
+  chip_temp_high: { target: 'miner', comparison: 'above', range: { min: 0, max: 150 } },
+  hashrate_low_pct: { target: 'miner', comparison: 'below', range: { min: 1, max: 100 } },
+  miner_offline: { target: 'miner', comparison: 'state' },
+  miner_fault: { target: 'miner', comparison: 'state' },
+} as const satisfies Record<string, AlertMetricInfo>;
+
+export type AlertMetric = keyof typeof alertMetrics;
+export const alertMetricNames = Object.keys(alertMetrics) as [AlertMetric, ...AlertMetric[]];
+
+/** The metrics decided by offline detection (and telemetry), not by a reading. */
+export const offlineMetrics = ['fbox_offline', 'miner_offline'] as const satisfies readonly AlertMetric[];
+
+export const alertRuleLimits = {
+  /** How long a condition must hold before it fires: up to a day. */
+  sustainMaxSeconds: 86_400,
+  /** The recovery margin, in the metric's unit. */
+  hysteresisMax: 50,
+} as const;
+
+export const AlertMetricSchema = z.enum(alertMetricNames, { error: rule('rule.alertMetric') });
+
+export const AlertLevelSchema = numeric(
+  z.union(
+    alertLevels.map((level) => z.literal(level)) as [
+      z.ZodLiteral<AlertLevel>,
+      z.ZodLiteral<AlertLevel>,
+      z.ZodLiteral<AlertLevel>,
+    ],
+    { error: rule('rule.alertLevel') },
+  ),
+);
+
+/** A threshold; null (as a rule read back carries it) counts as not given. */
+const thresholdNumber = z.number({ error: rule('rule.number') }).nullable();
+
+/**
+ * A rule as a user sets it (the rule screens of the next slice send this). The threshold is
+ * required and within its metric's range for a value metric; `threshold_max` only for a range
+ * (voltage: min below max); a state metric takes neither, and its hysteresis is 0.
+ */
+export const AlertRuleFieldsSchema = z
+  .object({
+    metric: AlertMetricSchema,
+    level: AlertLevelSchema,
+    threshold: optionalNumeric(thresholdNumber),
+    threshold_max: optionalNumeric(thresholdNumber),
+    sustain_seconds: intInRange(0, alertRuleLimits.sustainMaxSeconds),
+    hysteresis: numericWithDefault(
+      z
+        .number({ error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }) })
+        .min(0, { error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }) })
+        .max(alertRuleLimits.hysteresisMax, {
+          error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }),
+        }),
+      0,
+    ),
+    enabled: z.boolean({ error: rule('rule.invalid') }).default(true),
+  })
+  .superRefine((fields, ctx) => {
+    const info: AlertMetricInfo = alertMetrics[fields.metric];
+    if (!info.range) return;
+    const { min, max } = info.range;
+    const check = (path: 'threshold' | 'threshold_max', value: number | null | undefined) => {
+      if (value == null) ctx.addIssue({ code: 'custom', path: [path], message: rule('rule.required') });
+      else if (value < min || value > max)
+        ctx.addIssue({ code: 'custom', path: [path], message: rule('rule.range', { min, max }) });
+    };
+    check('threshold', fields.threshold);
+    if (info.comparison !== 'outside') return;
+    check('threshold_max', fields.threshold_max);
+    if (
+      fields.threshold != null &&
+      fields.threshold_max != null &&
+      fields.threshold >= fields.threshold_max
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['threshold_max'], message: rule('rule.voltageMinBelowMax') });
+    }
+  })
+  .transform((fields) => {
+    const { comparison } = alertMetrics[fields.metric] as AlertMetricInfo;
+    return {
+      ...fields,
+      threshold: comparison === 'state' ? null : (fields.threshold ?? null),
+      threshold_max: comparison === 'outside' ? (fields.threshold_max ?? null) : null,
+      hysteresis: comparison === 'state' ? 0 : fields.hysteresis,
+    };
+  });
+export type AlertRuleFields = z.output<typeof AlertRuleFieldsSchema>;
+
+/** A rule of a mine, as stored and listed. */
+export const AlertRuleSchema = z.object({
+  id: IdSchema,
+  area_id: IdSchema,
+  metric: AlertMetricSchema,
+  level: AlertLevelSchema,
+  /** Value metrics: the threshold (a range's minimum); null for a state. */
+  threshold: z.number().nullable(),
+  /** A range's maximum (voltage); null otherwise. */
+  threshold_max: z.number().nullable(),
+  sustain_seconds: z.number().int(),
+  hysteresis: z.number(),
+  enabled: z.boolean(),
+});
+export type AlertRule = z.infer<typeof AlertRuleSchema>;
+
+/**
+ * The rules a new mine starts with. Thresholds follow the console's own defaults (container 45 °C,
+ * the spec's 342–418 V reference); sustain times keep a single odd reading from raising an alert.
+ */
+export const defaultAlertRules: readonly Omit<AlertRule, 'id' | 'area_id'>[] = [
+  {
+    metric: 'fbox_temp_high',
+    level: 2,
+    threshold: 45,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 2,
+    enabled: true,
+  },
+  {
+    metric: 'fbox_humidity_high',
+    level: 3,
+    threshold: 85,
+    threshold_max: null,
+    sustain_seconds: 300,
+    hysteresis: 5,
+    enabled: true,
+  },
+  {
+    metric: 'fbox_voltage_out_of_range',
+    level: 2,
+    threshold: 342,
+    threshold_max: 418,
+    sustain_seconds: 30,
+    hysteresis: 5,
+    enabled: true,
+  },
+  {
+    metric: 'fbox_offline',
+    level: 1,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 120,
+    hysteresis: 0,
+    enabled: true,
+  },
+  {
+    metric: 'oil_out_temp_high',
+    level: 1,
+    threshold: 55,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 2,
+    enabled: true,
+  },
+  {
+    metric: 'oil_in_temp_high',
+    level: 2,
+    threshold: 50,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 2,
+    enabled: true,
+  },
+  {
+    metric: 'liquid_level_low',
+    level: 3,
+    threshold: 80,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 2,
+    enabled: true,
+  },
+  {
+    metric: 'short_circuit',
+    level: 1,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 0,
+    hysteresis: 0,
+    enabled: true,
+  },
+  {
+    metric: 'chip_temp_high',
+    level: 2,
+    threshold: 90,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 3,
+    enabled: true,
+  },
+  {
+    metric: 'hashrate_low_pct',
+    level: 3,
+    threshold: 80,
+    threshold_max: null,
+    sustain_seconds: 600,
+    hysteresis: 5,
+    enabled: true,
+  },
+  {
+    metric: 'miner_offline',
+    level: 2,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 300,
+    hysteresis: 0,
+    enabled: true,
+  },
+  {
+    metric: 'miner_fault',
+    level: 3,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 0,
+    enabled: true,
+  },
+];
