@@ -16,5 +16,7 @@ export default defineConfig({
     environment: 'jsdom',
     passWithNoTests: true,
     setupFiles: ['src/test-setup.ts'],
+    // antd's first render in jsdom takes seconds, more while the server suites share the CPUs.
+    testTimeout: 30_000,
   },
 });
