@@ -22,3 +22,26 @@ export const expireAllSessions = (dbFile: string): number => {
     db.close();
   }
 };
+
+/**
+ * Sets an alert rule of a mine in the server's SQLite database (the rule screens come later): for
+ * tests that need real telemetry to raise an alert now.
+ */
+export const setAlertRule = (
+  dbFile: string,
+  areaId: number,
+  metric: string,
+  values: { threshold?: number; sustain_seconds?: number; enabled?: 0 | 1 },
+): number => {
+  const db = new Database(dbFile);
+  try {
+    const set = Object.keys(values)
+      .map((key) => `${key} = @${key}`)
+      .join(', ');
+    return db
+      .prepare(`UPDATE alert_rules SET ${set} WHERE area_id = @areaId AND metric = @metric`)
+      .run({ ...values, areaId, metric }).changes;
+  } finally {
+    db.close();
+  }
+};

@@ -10,9 +10,11 @@ import {
   numberIn,
   row,
   rows,
+  rowWith,
   signedIn,
 } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
+import { setAlertRule } from '../lib/session.js';
 
 /**
  * The live demo mine end to end: the built server runs its in-process simulator (DEMO=1), whose
@@ -410,5 +412,37 @@ describe('live mine', () => {
     expect(await page.locator('.ant-select-dropdown:visible').innerText()).not.toContain('Hottest online');
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('raises an alert from telemetry and shows it live on the realtime alerts page, in both languages', async () => {
+    const { page, context, errors } = await signedIn(browser, server, 'en');
+    await page.goto(`${server.url}/alarm/currentAlarm`);
+    const table = page.getByTestId('alarm-current-table');
+    await table.waitFor();
+    // Every demo container is above 0 °C: with that threshold and no sustain, the next report of each
+    // FBOX opens a "Container temperature high" alert, and the page shows it without a reload.
+    expect(setAlertRule(server.dbFile, areaId, 'fbox_temp_high', { threshold: 0, sustain_seconds: 0 })).toBe(
+      1,
+    );
+    const hot = rowWith(table, 'Container temperature high');
+    await expect.poll(() => hot.count(), { timeout: LIVE_TIMEOUT }).toBeGreaterThan(0);
+    expect(await hot.first().innerText()).toMatch(/Major[\s\S]*FBOX [\s\S]*\d °C/);
+    await expectTranslated(page.locator('body'), [...LIVE_TEXTS, 'alarm', 'alertMetric', 'alertTarget']);
+    // Back to its default: the alerts close on the next reports and move to the history.
+    setAlertRule(server.dbFile, areaId, 'fbox_temp_high', { threshold: 45, sustain_seconds: 60 });
+    await expect.poll(() => hot.count(), { timeout: LIVE_TIMEOUT }).toBe(0);
+    await page.goto(`${server.url}/alarm/historyAlarm`);
+    const closed = rowWith(page.getByTestId('alarm-history-table'), 'Container temperature high');
+    await closed.first().waitFor();
+    expect(await closed.first().innerText()).toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const zh = await signedIn(browser, server, 'zh');
+    await zh.page.goto(`${server.url}/alarm/historyAlarm`);
+    await rowWith(zh.page.getByTestId('alarm-history-table'), '箱体温度过高').first().waitFor();
+    await expectTranslated(zh.page.locator('body'), [...LIVE_TEXTS, 'alarm', 'alertMetric', 'alertTarget']);
+    expect(zh.errors).toEqual([]);
+    await zh.context.close();
   });
 });

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { AreaListQuerySchema, OptionalIdSchema, sortOf } from './devices.js';
+import { endpoint } from './endpoint.js';
+import { listOf } from './envelope.js';
 import { IdSchema, intInRange, numeric, numericWithDefault, optionalNumeric, rule } from './rules.js';
 import { alertLevels } from './user.js';
 
@@ -255,3 +258,103 @@ export const defaultAlertRules: readonly Omit<AlertRule, 'id' | 'area_id'>[] = [
     enabled: true,
   },
 ];
+
+// ── Alert lists: realtime (open) and history (closed) ───────────────────────────────────────
+
+/** Columns the alert lists sort by. */
+export const alertSortFields = [
+  'started_at',
+  'ended_at',
+  'level',
+  'metric',
+  'device_name',
+  'fbox_name',
+  'value',
+  'peak_value',
+] as const;
+
+const optionalEnum = <T extends readonly [string, ...string[]]>(
+  values: T,
+  error: 'rule.invalid' | 'rule.alertMetric',
+) =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.enum(values, { error: rule(error) }).optional(),
+  );
+
+/**
+ * The filters of both alert lists: level, target kind, metric, FBOX, and `keyword` on the device's
+ * name; newest first unless `sort` says otherwise.
+ */
+export const AlertListQuerySchema = AreaListQuerySchema.extend({
+  level: z.preprocess((v) => (v === '' || v === null ? undefined : v), AlertLevelSchema.optional()),
+  target: optionalEnum(alertTargets, 'rule.invalid'),
+  metric: optionalEnum(alertMetricNames, 'rule.alertMetric'),
+  fbox_id: OptionalIdSchema,
+  sort: sortOf(alertSortFields),
+});
+export type AlertListQuery = z.infer<typeof AlertListQuerySchema>;
+
+/** History adds when the alert started: from (inclusive) and to (exclusive), epoch ms. */
+export const AlertHistoryQuerySchema = AlertListQuerySchema.extend({
+  from: optionalNumeric(
+    z
+      .number({ error: rule('rule.invalid') })
+      .int()
+      .min(0),
+  ),
+  to: optionalNumeric(
+    z
+      .number({ error: rule('rule.invalid') })
+      .int()
+      .min(0),
+  ),
+}).refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, {
+  path: ['to'],
+  error: rule('rule.timeOrder'),
+});
+export type AlertHistoryQuery = z.infer<typeof AlertHistoryQuerySchema>;
+
+/** One alert as the lists show it: what, where, how bad, since when (and until when, in history). */
+export const AlertItemSchema = z.object({
+  id: z.number().int(),
+  rule_id: z.number().int(),
+  metric: AlertMetricSchema,
+  level: z.number().int(),
+  target: z.enum(alertTargets),
+  device_id: z.number().int(),
+  device_name: z.string(),
+  fbox_id: z.number().int(),
+  fbox_name: z.string(),
+  /** The reading that opened it; null for a state metric. */
+  value: z.number().nullable(),
+  peak_value: z.number().nullable(),
+  /** What a state metric reported (a miner's fault code); '' otherwise. */
+  detail: z.string(),
+  started_at: z.number(),
+  ended_at: z.number().nullable(),
+  acked_at: z.number().nullable(),
+  /** Who acknowledged it (their user name), when someone did. */
+  acked_by: z.string().nullable(),
+  ack_note: z.string().nullable(),
+});
+export type AlertItem = z.infer<typeof AlertItemSchema>;
+
+export const alarmEndpoints = {
+  /** Open alerts of the mine (spec §7 `fbox.warnning/index`). */
+  alarmCurrent: endpoint({
+    method: 'GET',
+    path: '/index/fbox.warnning/index',
+    permission: 'user',
+    query: AlertListQuerySchema,
+    data: listOf(AlertItemSchema),
+  }),
+  /** Closed alerts of the mine (spec §7 `fbox.history/index`). */
+  alarmHistory: endpoint({
+    method: 'GET',
+    path: '/index/fbox.history/index',
+    permission: 'user',
+    query: AlertHistoryQuerySchema,
+    data: listOf(AlertItemSchema),
+  }),
+};

@@ -498,5 +498,12 @@ export const LiveMessageSchema = z.discriminatedUnion('type', [
     minerId: z.number().int().nullable(),
     tankId: z.number().int().nullable(),
   }),
+  /** An alert opened or closed (the alarm lists refetch). */
+  z.object({
+    type: z.literal('alert'),
+    alertId: z.number().int(),
+    level: z.number().int(),
+    open: z.boolean(),
+  }),
 ]);
 export type LiveMessage = z.infer<typeof LiveMessageSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountEndpoints } from './accounts.js';
+import { alarmEndpoints } from './alarm.js';
 import {
   AreaCreateBodySchema,
   AreaEditBodySchema,
@@ -546,6 +547,7 @@ export const endpoints = {
   ...poolEndpoints,
   ...fboxConfigEndpoints,
   ...oplogEndpoints,
+  ...alarmEndpoints,
   ...taskEndpoints,
 } as const;
 

@@ -85,6 +85,9 @@ export class LiveHub {
           tankId: event.tankId,
         });
         return;
+      case 'alert':
+        this.broadcast(room, { type: 'alert', alertId: event.alertId, level: event.level, open: event.open });
+        return;
     }
   }
 

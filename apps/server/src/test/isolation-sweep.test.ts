@@ -107,7 +107,7 @@ const table = (Object.entries(endpoints) as [EndpointName, Endpoint][]).filter(
 );
 const schemaOf = (e: Endpoint) => (e.method === 'GET' ? e.query : e.body);
 
-/** A mine with an FBOX, a tank, a miner and a command batch; its names carry `marker`. */
+/** A mine with an FBOX, a tank, a miner, a command batch and alerts; its names carry `marker`. */
 const tenant = async (
   app: FastifyInstance,
   owner: TestUser,
@@ -192,6 +192,27 @@ const tenant = async (
     duration_seconds: 300,
     ...window,
   });
+  // Alarm center: an open and a closed alert on the box, named with the marker.
+  for (const ended_at of [null, 2_000]) {
+    await app.db
+      .insertInto('alerts')
+      .values({
+        area_id: area.id,
+        rule_id: 0,
+        metric: 'fbox_temp_high',
+        level: 2,
+        device_kind: 'fbox',
+        device_id: fbox.id,
+        fbox_id: fbox.id,
+        device_name: `${marker} alert box`,
+        value: 50,
+        peak_value: 50,
+        detail: '',
+        started_at: 1_000,
+        ended_at,
+      })
+      .execute();
+  }
   const run = await app.db
     .insertInto('task_runs')
     .values({ task_id: rebootTask.id, area_id: area.id, started_at: 0, finished_at: null })

@@ -1,6 +1,7 @@
 import type { LiveMessage } from '@fbox/contracts';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { alarmKeys } from '../features/alarm';
 import { fboxKeys, minerKeys, tankKeys } from '../features/device';
 import { homeKeys } from '../features/home';
 import { openLiveSocket } from '../lib/live-socket';
@@ -30,6 +31,8 @@ export const liveInvalidations = (message: LiveMessage): QueryKey[] => {
         ...(message.minerId !== null ? [minerKeys.detail(message.minerId)] : []),
         ...(message.tankId !== null ? [tankKeys.detail(message.tankId)] : []),
       ];
+    case 'alert':
+      return [alarmKeys.all];
     case 'hello':
       return [];
   }

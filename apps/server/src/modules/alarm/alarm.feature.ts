@@ -1,18 +1,21 @@
 import { defineFeature } from '../feature.js';
 import { AlarmEngine } from './alarm.engine.js';
 import { alarmMigration } from './alarm.migration.js';
+import { alarmHandlers } from './alarm.routes.js';
 import { AlertRuleService } from './alarm.service.js';
+import { AlertService } from './alert.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     alertRules: AlertRuleService;
     alarms: AlarmEngine;
+    alertList: AlertService;
   }
 }
 
 /**
  * The alarm center (issue 13): alert rules per mine and their evaluation on telemetry and offline
- * detection. Its screens and endpoints come later; it handles none yet.
+ * detection, and the lists of a mine's open and closed alerts.
  */
 export const alarmFeature = defineFeature({
   name: 'alarm',
@@ -27,6 +30,7 @@ export const alarmFeature = defineFeature({
     app.deviceStatus.onChange((change) => engine.onStatus(change));
     app.jobs.add({ name: 'alarm-offline', periodMs: 10_000, run: () => engine.openDueOffline() });
     app.addHook('onClose', async () => engine.stop());
+    app.decorate('alertList', new AlertService(app));
   },
-  handlers: {},
+  handlers: alarmHandlers,
 });

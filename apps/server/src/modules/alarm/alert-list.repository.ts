@@ -1,0 +1,90 @@
+import type { AlertHistoryQuery, AlertListQuery } from '@fbox/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { containsText, parseSort } from '../../db/text-match.js';
+
+/** What each sort field of the alert lists orders by. */
+const sortColumns = {
+  started_at: 'alerts.started_at',
+  ended_at: 'alerts.ended_at',
+  level: 'alerts.level',
+  metric: 'alerts.metric',
+  device_name: 'alerts.device_name',
+  fbox_name: 'fboxes.name',
+  value: 'alerts.value',
+  peak_value: 'alerts.peak_value',
+} as const;
+
+/** Columns that may be null: an open alert's end, a state metric's readings, a deleted FBOX's name. */
+const nullable = new Set<string>([
+  sortColumns.ended_at,
+  sortColumns.value,
+  sortColumns.peak_value,
+  sortColumns.fbox_name,
+]);
+
+/** Which alerts a list shows: the open ones, or the closed ones started within `from`–`to`. */
+export type AlertListFilter = ({ open: true } & AlertListQuery) | ({ open: false } & AlertHistoryQuery);
+
+/** Kysely queries of the alert lists (realtime and history) of one mine. */
+export class AlertListRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** The alerts of the filter's mine that match it, one page in its order, and how many match. */
+  async list(f: AlertListFilter) {
+    const started = f.open ? {} : { from: f.from, to: f.to };
+    const filtered = this.db
+      .selectFrom('alerts')
+      .where('alerts.area_id', '=', f.area_id)
+      .where('alerts.ended_at', f.open ? 'is' : 'is not', null)
+      .$if(f.level !== undefined, (qb) => qb.where('alerts.level', '=', f.level!))
+      .$if(f.target !== undefined, (qb) => qb.where('alerts.device_kind', '=', f.target!))
+      .$if(f.metric !== undefined, (qb) => qb.where('alerts.metric', '=', f.metric!))
+      .$if(f.fbox_id !== undefined, (qb) => qb.where('alerts.fbox_id', '=', f.fbox_id!))
+      .$if(Boolean(f.keyword), (qb) => qb.where(containsText('alerts.device_name', f.keyword!)))
+      .$if(started.from !== undefined, (qb) => qb.where('alerts.started_at', '>=', started.from!))
+      .$if(started.to !== undefined, (qb) => qb.where('alerts.started_at', '<', started.to!));
+
+    // Newest first by default: started for the realtime list, ended for history.
+    const { column, direction } = f.sort
+      ? parseSort(f.sort, sortColumns, 'started_at')
+      : { column: f.open ? sortColumns.started_at : sortColumns.ended_at, direction: 'desc' as const };
+    // Missing values sort as the largest on both dialects (PostgreSQL's default; SQLite would put
+    // them first); ties break on the id in the same direction, so pages neither skip nor repeat.
+    const nulls = nullable.has(column) ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
+    const byColumn = sql`${sql.ref(column)} ${sql.raw(direction + nulls)}`;
+    const byId = sql`${sql.ref('alerts.id')} ${sql.raw(direction)}`;
+
+    const [items, count] = await Promise.all([
+      filtered
+        .leftJoin('fboxes', 'fboxes.id', 'alerts.fbox_id')
+        .leftJoin('users', 'users.id', 'alerts.acked_by')
+        .select([
+          'alerts.id',
+          'alerts.rule_id',
+          'alerts.metric',
+          'alerts.level',
+          'alerts.device_kind',
+          'alerts.device_id',
+          'alerts.device_name',
+          'alerts.fbox_id',
+          'fboxes.name as fbox_name',
+          'alerts.value',
+          'alerts.peak_value',
+          'alerts.detail',
+          'alerts.started_at',
+          'alerts.ended_at',
+          'alerts.acked_at',
+          'users.username as acked_by',
+          'alerts.ack_note',
+        ])
+        .orderBy(byColumn)
+        .orderBy(byId)
+        .limit(f.limit)
+        .offset((f.page - 1) * f.limit)
+        .execute(),
+      filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(count.total) };
+  }
+}

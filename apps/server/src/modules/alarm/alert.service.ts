@@ -1,0 +1,51 @@
+import type { AlertHistoryQuery, AlertItem, AlertListQuery } from '@fbox/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { AreaCaller } from '../auth/auth.service.js';
+import { type AlertListFilter, AlertListRepository } from './alert-list.repository.js';
+
+type Row = Awaited<ReturnType<AlertListRepository['list']>>['items'][number];
+
+const item = (r: Row): AlertItem => ({
+  id: r.id,
+  rule_id: r.rule_id,
+  metric: r.metric,
+  level: r.level,
+  target: r.device_kind,
+  device_id: r.device_id,
+  device_name: r.device_name,
+  fbox_id: r.fbox_id,
+  // History outlives its FBOX: a deleted box has no name any more.
+  fbox_name: r.fbox_name ?? '',
+  value: r.value,
+  peak_value: r.peak_value,
+  detail: r.detail,
+  started_at: r.started_at,
+  ended_at: r.ended_at,
+  acked_at: r.acked_at,
+  acked_by: r.acked_by,
+  ack_note: r.ack_note,
+});
+
+/**
+ * The alert lists of a mine (spec §7 `fbox.warnning` and `fbox.history`): its open alerts and its
+ * closed ones, filtered, sorted and paged. A mine outside the caller's scope answers "not found".
+ */
+export class AlertService {
+  constructor(private readonly deps: Pick<FastifyInstance, 'db' | 'areas'>) {}
+
+  /** Open alerts, newest first unless sorted otherwise. */
+  current(user: AreaCaller, q: AlertListQuery) {
+    return this.page(user, { ...q, open: true });
+  }
+
+  /** Closed alerts started within `from`–`to`, most recently ended first unless sorted otherwise. */
+  history(user: AreaCaller, q: AlertHistoryQuery) {
+    return this.page(user, { ...q, open: false });
+  }
+
+  private async page(user: AreaCaller, f: AlertListFilter) {
+    await this.deps.areas.requireAccess(user, f.area_id);
+    const { items, total } = await new AlertListRepository(this.deps.db).list(f);
+    return { items: items.map(item), total, page: f.page, limit: f.limit };
+  }
+}

@@ -1,0 +1,203 @@
+import {
+  AlertHistoryQuerySchema,
+  type AlertItem,
+  AlertListQuerySchema,
+  type AlertMetric,
+  alertLevels,
+  alertMetricNames,
+  alertMetrics,
+  alertTargets,
+} from '@fbox/contracts';
+import Card from 'antd/es/card';
+import Tag from 'antd/es/tag';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { FilterSelects } from '../../components/FilterSelects';
+import { KeywordSearch } from '../../components/KeywordSearch';
+import { type ServerColumn, ServerTable } from '../../components/ServerTable';
+import { tableQueryProps } from '../../components/table-query';
+import { formatTime } from '../../lib/time';
+import { useListQuery } from '../../lib/use-list-query';
+import { formatUptime, NO_DATA } from '../../lib/values';
+import { fboxDetailPath, minerDetailPath, tankDetailPath, useFaultText, useFboxOptions } from '../device';
+import { type AlertListKind, useAlertList } from './api';
+
+const filterKeys = ['keyword', 'level', 'target', 'metric', 'fbox_id'] as const;
+
+/** Tag colours of the levels: critical, major, minor. */
+const levelColors: Record<number, string> = { 1: 'red', 2: 'orange', 3: 'gold' };
+
+/** The unit a metric's readings are in. */
+const unitOf = (metric: AlertMetric): string => {
+  if (metric === 'fbox_voltage_out_of_range') return 'V';
+  if (metric === 'fbox_humidity_high' || metric === 'liquid_level_low' || metric === 'hashrate_low_pct')
+    return '%';
+  return '°C';
+};
+
+/** A reading with its unit; a state metric (offline, fault) has none to show. */
+const readingOf = (alert: AlertItem, value: number | null): string =>
+  value === null ? NO_DATA : `${Math.round(value * 10) / 10} ${unitOf(alert.metric)}`;
+
+const devicePath = (alert: AlertItem): string =>
+  alert.target === 'miner'
+    ? minerDetailPath(alert.device_id)
+    : alert.target === 'tank'
+      ? tankDetailPath(alert.device_id)
+      : fboxDetailPath({ id: alert.device_id, kind: '' });
+
+const alertColumns = (
+  t: TFunction,
+  kind: AlertListKind,
+  faultText: (codes: string) => string,
+): ServerColumn<AlertItem>[] => [
+  {
+    key: 'level',
+    title: t('alarm.column.level'),
+    sortField: 'level',
+    hideable: false,
+    render: (_, a) => <Tag color={levelColors[a.level]}>{t(`alertLevel.${a.level}` as 'alertLevel.1')}</Tag>,
+  },
+  {
+    key: 'metric',
+    title: t('alarm.column.metric'),
+    sortField: 'metric',
+    render: (_, a) => t(`alertMetric.${a.metric}`),
+  },
+  {
+    key: 'device_name',
+    title: t('alarm.column.device'),
+    sortField: 'device_name',
+    render: (_, a) => (
+      <Link to={devicePath(a)}>
+        {t(`alertTarget.${a.target}`)} {a.device_name}
+      </Link>
+    ),
+  },
+  {
+    key: 'fbox_name',
+    title: t('field.fbox_name'),
+    sortField: 'fbox_name',
+    render: (_, a) => <Link to={fboxDetailPath({ id: a.fbox_id, kind: '' })}>{a.fbox_name}</Link>,
+  },
+  {
+    key: 'value',
+    title: t('alarm.column.value'),
+    sortField: 'value',
+    render: (_, a) => (a.detail ? faultText(a.detail) : readingOf(a, a.value)),
+  },
+  {
+    key: 'peak_value',
+    title: t('alarm.column.peak'),
+    sortField: 'peak_value',
+    render: (_, a) => readingOf(a, a.peak_value),
+  },
+  {
+    key: 'started_at',
+    title: t('alarm.column.since'),
+    sortField: 'started_at',
+    render: (_, a) => formatTime(a.started_at),
+  },
+  ...(kind === 'history'
+    ? [
+        {
+          key: 'ended_at',
+          title: t('alarm.column.ended'),
+          sortField: 'ended_at',
+          render: (_: unknown, a: AlertItem) => (a.ended_at === null ? NO_DATA : formatTime(a.ended_at)),
+        },
+        {
+          key: 'duration',
+          title: t('alarm.column.duration'),
+          render: (_: unknown, a: AlertItem) =>
+            a.ended_at === null ? NO_DATA : formatUptime(t, Math.round((a.ended_at - a.started_at) / 1000)),
+        },
+      ]
+    : []),
+  {
+    key: 'acked',
+    title: t('alarm.column.acked'),
+    defaultHidden: kind === 'current',
+    render: (_, a) => (a.acked_at === null ? NO_DATA : `${a.acked_by ?? ''} ${formatTime(a.acked_at)}`),
+  },
+];
+
+/**
+ * Realtime alerts (/alarm/currentAlarm: open ones, updating live) and alert history
+ * (/alarm/historyAlarm: closed ones with their end and duration), server-paged and filtered by
+ * level, kind of device, rule, FBOX and device name.
+ */
+const AlarmListPage = ({ kind }: { kind: AlertListKind }) => {
+  const { t } = useTranslation();
+  const list = useListQuery({
+    filterKeys,
+    schema: kind === 'current' ? AlertListQuerySchema : AlertHistoryQuerySchema,
+  });
+  const alerts = useAlertList(kind, list.query);
+  const fboxes = useFboxOptions();
+  const faultText = useFaultText();
+  const columns = alertColumns(t, kind, faultText);
+  return (
+    <Card>
+      <ServerTable<AlertItem>
+        tableId={`alarm-${kind}`}
+        testId={`alarm-${kind}-table`}
+        columns={columns}
+        list={list}
+        {...tableQueryProps(alerts)}
+        toolbar={
+          <>
+            <KeywordSearch list={list} placeholder={t('alarm.search')} testId="alarm-search" />
+            <FilterSelects
+              list={list}
+              testIdPrefix="alarm-filter"
+              popupMatchSelectWidth={false}
+              filters={[
+                {
+                  name: 'level',
+                  label: t('alarm.column.level'),
+                  options: alertLevels.map((level) => ({
+                    value: String(level),
+                    label: t(`alertLevel.${level}` as 'alertLevel.1'),
+                  })),
+                  width: 120,
+                },
+                {
+                  name: 'target',
+                  label: t('alarm.filter.target'),
+                  options: alertTargets.map((target) => ({
+                    value: target,
+                    label: t(`alertTarget.${target}`),
+                  })),
+                  width: 120,
+                },
+                {
+                  name: 'metric',
+                  label: t('alarm.column.metric'),
+                  options: alertMetricNames
+                    .filter(
+                      (metric) =>
+                        !list.query.filters.target ||
+                        alertMetrics[metric].target === list.query.filters.target,
+                    )
+                    .map((metric) => ({ value: metric, label: t(`alertMetric.${metric}`) })),
+                  width: 220,
+                },
+                {
+                  name: 'fbox_id',
+                  label: t('field.fbox_name'),
+                  options: (fboxes.data ?? []).map((f) => ({ value: f.id, label: f.name })),
+                  width: 170,
+                },
+              ]}
+            />
+          </>
+        }
+      />
+    </Card>
+  );
+};
+
+export const CurrentAlarmPage = () => <AlarmListPage kind="current" />;
+export const HistoryAlarmPage = () => <AlarmListPage kind="history" />;
