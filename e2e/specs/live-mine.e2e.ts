@@ -428,6 +428,13 @@ describe('live mine', () => {
     await expect.poll(() => hot.count(), { timeout: LIVE_TIMEOUT }).toBeGreaterThan(0);
     expect(await hot.first().innerText()).toMatch(/Major[\s\S]*FBOX [\s\S]*\d °C/);
     await expectTranslated(page.locator('body'), [...LIVE_TEXTS, 'alarm', 'alertMetric', 'alertTarget']);
+    // Acknowledge one, with a note: the row says who and when.
+    const key = (await hot.first().getAttribute('data-row-key')) ?? '';
+    await row(table, key).getByTestId('alarm-ack').click();
+    await page.locator('#alarmAck_note').fill('Checked the container fans');
+    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Acknowledge' }).click();
+    await page.locator('#alarmAck_note').waitFor({ state: 'detached' });
+    await expect.poll(() => row(table, key).getByTestId('alarm-acked').innerText()).toContain('admin at ');
     // Back to its default: the alerts close on the next reports and move to the history.
     setAlertRule(server.dbFile, areaId, 'fbox_temp_high', { threshold: 45, sustain_seconds: 60 });
     await expect.poll(() => hot.count(), { timeout: LIVE_TIMEOUT }).toBe(0);

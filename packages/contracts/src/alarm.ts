@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AreaListQuerySchema, OptionalIdSchema, sortOf } from './devices.js';
+import { AreaIdBodySchema, AreaListQuerySchema, OptionalIdSchema, sortOf } from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
 import { IdSchema, intInRange, numeric, numericWithDefault, optionalNumeric, rule } from './rules.js';
@@ -340,6 +340,18 @@ export const AlertItemSchema = z.object({
 });
 export type AlertItem = z.infer<typeof AlertItemSchema>;
 
+export const alertNoteMax = 200;
+
+/** Acknowledging an alert: who and when come from the session, with an optional note. */
+export const AlertAckBodySchema = AreaIdBodySchema.extend({
+  note: z
+    .string({ error: rule('rule.invalidType') })
+    .trim()
+    .max(alertNoteMax, { error: rule('rule.tooLong', { max: alertNoteMax }) })
+    .optional(),
+});
+export type AlertAckBody = z.infer<typeof AlertAckBodySchema>;
+
 export const alarmEndpoints = {
   /** Open alerts of the mine (spec §7 `fbox.warnning/index`). */
   alarmCurrent: endpoint({
@@ -356,5 +368,15 @@ export const alarmEndpoints = {
     permission: 'user',
     query: AlertHistoryQuerySchema,
     data: listOf(AlertItemSchema),
+  }),
+  /** Acknowledges an alert of the mine (once: a second acknowledgement keeps the first). */
+  alarmAck: endpoint({
+    method: 'POST',
+    path: '/index/fbox.warnning/ack',
+    permission: 'user',
+    body: AlertAckBodySchema,
+    data: AlertItemSchema,
+    mutates: true,
+    success: 'api.modified',
   }),
 };

@@ -292,6 +292,8 @@ export const sharedEn = {
   'oplog.action.tempTaskUpdate': 'Edit temperature mode task',
   'oplog.action.tempTaskStart': 'Start temperature mode task',
   'oplog.action.tempTaskStop': 'Stop temperature mode task',
+  'oplog.action.alarmAck': 'Acknowledge alert',
+  'field.note': 'Note',
   'oplog.action.tempTaskDelete': 'Delete temperature mode task',
   // ── end operation log ──
 

@@ -292,6 +292,8 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'oplog.action.tempTaskUpdate': '编辑温控模式任务',
   'oplog.action.tempTaskStart': '启动温控模式任务',
   'oplog.action.tempTaskStop': '停止温控模式任务',
+  'oplog.action.alarmAck': '确认告警',
+  'field.note': '备注',
   'oplog.action.tempTaskDelete': '删除温控模式任务',
   // ── end operation log ──
 

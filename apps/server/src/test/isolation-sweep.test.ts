@@ -37,6 +37,8 @@ interface Tenant {
   rebootTaskId: number;
   tempTaskId: number;
   runId: number;
+  /** The mine's open alert. */
+  alertId: number;
 }
 
 /** Field name → the object it refers to. */
@@ -68,6 +70,7 @@ const idRefs: [RegExp, keyof Tenant][] = [
   [/\/fbox\.command\//, 'commandId'],
   [/\/fbox\.user\//, 'userId'],
   [/\/fbox\.pool\//, 'observerLinkId'],
+  [/\/fbox\.warnning\//, 'alertId'],
   [/\/admin\/fbox\/config\//, 'fboxId'],
   [/\/minerGroup\//, 'groupId'],
   [/\/taskReboot\//, 'rebootTaskId'],
@@ -193,8 +196,9 @@ const tenant = async (
     ...window,
   });
   // Alarm center: an open and a closed alert on the box, named with the marker.
+  const alertIds: number[] = [];
   for (const ended_at of [null, 2_000]) {
-    await app.db
+    const alert = await app.db
       .insertInto('alerts')
       .values({
         area_id: area.id,
@@ -211,7 +215,9 @@ const tenant = async (
         started_at: 1_000,
         ended_at,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    alertIds.push(alert.id);
   }
   const run = await app.db
     .insertInto('task_runs')
@@ -223,6 +229,7 @@ const tenant = async (
     rebootTaskId: rebootTask.id,
     tempTaskId: tempTask.id,
     runId: run.id,
+    alertId: alertIds[0]!,
     mqttClientId: client.id,
     areaId: area.id,
     observerLinkId: link.id,

@@ -1,5 +1,5 @@
 import type { AlertHistoryQuery, AlertListQuery } from '@fbox/contracts';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { containsText, parseSort } from '../../db/text-match.js';
 
@@ -56,28 +56,7 @@ export class AlertListRepository {
     const byId = sql`${sql.ref('alerts.id')} ${sql.raw(direction)}`;
 
     const [items, count] = await Promise.all([
-      filtered
-        .leftJoin('fboxes', 'fboxes.id', 'alerts.fbox_id')
-        .leftJoin('users', 'users.id', 'alerts.acked_by')
-        .select([
-          'alerts.id',
-          'alerts.rule_id',
-          'alerts.metric',
-          'alerts.level',
-          'alerts.device_kind',
-          'alerts.device_id',
-          'alerts.device_name',
-          'alerts.fbox_id',
-          'fboxes.name as fbox_name',
-          'alerts.value',
-          'alerts.peak_value',
-          'alerts.detail',
-          'alerts.started_at',
-          'alerts.ended_at',
-          'alerts.acked_at',
-          'users.username as acked_by',
-          'alerts.ack_note',
-        ])
+      this.withNames(filtered)
         .orderBy(byColumn)
         .orderBy(byId)
         .limit(f.limit)
@@ -86,5 +65,50 @@ export class AlertListRepository {
       filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { items, total: Number(count.total) };
+  }
+
+  /** One alert of a mine as the lists show it. */
+  get(areaId: number, id: number) {
+    return this.withNames(
+      this.db.selectFrom('alerts').where('alerts.area_id', '=', areaId).where('alerts.id', '=', id),
+    ).executeTakeFirst();
+  }
+
+  /** Records who acknowledged an alert of a mine, once; false when it was acknowledged already. */
+  async ack(areaId: number, id: number, userId: number, note: string | null, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('alerts')
+      .set({ acked_by: userId, acked_at: now, ack_note: note })
+      .where('area_id', '=', areaId)
+      .where('id', '=', id)
+      .where('acked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The list columns of alerts, with the FBOX's name and the acknowledging user's. */
+  private withNames<O>(query: SelectQueryBuilder<DB, 'alerts', O>) {
+    return query
+      .leftJoin('fboxes', 'fboxes.id', 'alerts.fbox_id')
+      .leftJoin('users', 'users.id', 'alerts.acked_by')
+      .select([
+        'alerts.id',
+        'alerts.rule_id',
+        'alerts.metric',
+        'alerts.level',
+        'alerts.device_kind',
+        'alerts.device_id',
+        'alerts.device_name',
+        'alerts.fbox_id',
+        'fboxes.name as fbox_name',
+        'alerts.value',
+        'alerts.peak_value',
+        'alerts.detail',
+        'alerts.started_at',
+        'alerts.ended_at',
+        'alerts.acked_at',
+        'users.username as acked_by',
+        'alerts.ack_note',
+      ]);
   }
 }

@@ -1,9 +1,10 @@
-import type { AlertHistoryQuery, AlertItem, AlertListQuery } from '@fbox/contracts';
+import type { AlertAckBody, AlertHistoryQuery, AlertItem, AlertListQuery } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { AreaCaller } from '../auth/auth.service.js';
+import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
+import { notFound } from '../device-access.js';
 import { type AlertListFilter, AlertListRepository } from './alert-list.repository.js';
 
-type Row = Awaited<ReturnType<AlertListRepository['list']>>['items'][number];
+type Row = NonNullable<Awaited<ReturnType<AlertListRepository['get']>>>;
 
 const item = (r: Row): AlertItem => ({
   id: r.id,
@@ -31,7 +32,29 @@ const item = (r: Row): AlertItem => ({
  * closed ones, filtered, sorted and paged. A mine outside the caller's scope answers "not found".
  */
 export class AlertService {
-  constructor(private readonly deps: Pick<FastifyInstance, 'db' | 'areas'>) {}
+  constructor(private readonly deps: Pick<FastifyInstance, 'db' | 'areas' | 'clock' | 'live'>) {}
+
+  /**
+   * Acknowledges an alert of the mine, open or closed: who (the caller), when, and a note. The first
+   * acknowledgement stands; the lists of every browser on the mine refresh.
+   */
+  async ack(user: SessionUser, body: AlertAckBody): Promise<AlertItem> {
+    await this.deps.areas.requireAccess(user, body.area_id);
+    const repo = new AlertListRepository(this.deps.db);
+    const note = body.note ? body.note : null;
+    const acked = await repo.ack(body.area_id, body.id, user.id, note, this.deps.clock());
+    const row = (await repo.get(body.area_id, body.id)) ?? notFound();
+    if (acked)
+      this.deps.live.publish({
+        type: 'alert',
+        areaId: body.area_id,
+        alertId: row.id,
+        ruleId: row.rule_id,
+        level: row.level,
+        open: row.ended_at === null,
+      });
+    return item(row);
+  }
 
   /** Open alerts, newest first unless sorted otherwise. */
   current(user: AreaCaller, q: AlertListQuery) {

@@ -1,4 +1,5 @@
 import {
+  AlertAckBodySchema,
   AlertHistoryQuerySchema,
   type AlertItem,
   AlertListQuerySchema,
@@ -6,22 +7,30 @@ import {
   alertLevels,
   alertMetricNames,
   alertMetrics,
+  alertNoteMax,
   alertTargets,
 } from '@fbox/contracts';
+import Button from 'antd/es/button';
 import Card from 'antd/es/card';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
 import Tag from 'antd/es/tag';
 import type { TFunction } from 'i18next';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FilterSelects } from '../../components/FilterSelects';
+import { FormModal } from '../../components/FormModal';
 import { KeywordSearch } from '../../components/KeywordSearch';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
 import { tableQueryProps } from '../../components/table-query';
+import { schemaRule } from '../../lib/form-rules';
+import { showServerErrors } from '../../lib/server-errors';
 import { formatTime } from '../../lib/time';
 import { useListQuery } from '../../lib/use-list-query';
 import { formatUptime, NO_DATA } from '../../lib/values';
 import { fboxDetailPath, minerDetailPath, tankDetailPath, useFaultText, useFboxOptions } from '../device';
-import { type AlertListKind, useAlertList } from './api';
+import { type AlertListKind, useAckAlert, useAlertList } from './api';
 
 const filterKeys = ['keyword', 'level', 'target', 'metric', 'fbox_id'] as const;
 
@@ -51,6 +60,7 @@ const alertColumns = (
   t: TFunction,
   kind: AlertListKind,
   faultText: (codes: string) => string,
+  onAck: (alert: AlertItem) => void,
 ): ServerColumn<AlertItem>[] => [
   {
     key: 'level',
@@ -118,10 +128,59 @@ const alertColumns = (
   {
     key: 'acked',
     title: t('alarm.column.acked'),
-    defaultHidden: kind === 'current',
-    render: (_, a) => (a.acked_at === null ? NO_DATA : `${a.acked_by ?? ''} ${formatTime(a.acked_at)}`),
+    hideable: false,
+    fixed: 'right',
+    render: (_, a) =>
+      a.acked_at === null ? (
+        <Button size="small" onClick={() => onAck(a)} data-testid="alarm-ack">
+          {t('alarm.ack.action')}
+        </Button>
+      ) : (
+        <span title={a.ack_note ?? undefined} data-testid="alarm-acked">
+          {t('alarm.ack.by', { name: a.acked_by ?? '', time: formatTime(a.acked_at) })}
+        </span>
+      ),
   },
 ];
+
+/** Acknowledges an alert: who and when come from the session; the note is optional. */
+const AckDialog = ({ alert, onClose }: { alert: AlertItem; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ note?: string }>();
+  const ack = useAckAlert();
+  const onFinish = async ({ note }: { note?: string }) => {
+    try {
+      await ack.mutateAsync({ id: alert.id, note: note?.trim() || undefined });
+      onClose();
+    } catch (error) {
+      showServerErrors(form, error);
+    }
+  };
+  return (
+    <FormModal
+      open
+      title={t('alarm.ack.title', { rule: t(`alertMetric.${alert.metric}`), device: alert.device_name })}
+      okText={t('alarm.ack.action')}
+      form={form}
+      saving={ack.isPending}
+      onClose={onClose}
+    >
+      <Form form={form} name="alarmAck" layout="vertical" onFinish={onFinish}>
+        <Form.Item
+          name="note"
+          label={t('field.note')}
+          rules={[schemaRule(AlertAckBodySchema.shape.note, { label: t('field.note') })]}
+        >
+          <Input.TextArea
+            autoFocus
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            count={{ show: true, max: alertNoteMax }}
+          />
+        </Form.Item>
+      </Form>
+    </FormModal>
+  );
+};
 
 /**
  * Realtime alerts (/alarm/currentAlarm: open ones, updating live) and alert history
@@ -137,9 +196,11 @@ const AlarmListPage = ({ kind }: { kind: AlertListKind }) => {
   const alerts = useAlertList(kind, list.query);
   const fboxes = useFboxOptions();
   const faultText = useFaultText();
-  const columns = alertColumns(t, kind, faultText);
+  const [acking, setAcking] = useState<AlertItem | null>(null);
+  const columns = alertColumns(t, kind, faultText, setAcking);
   return (
     <Card>
+      {acking && <AckDialog alert={acking} onClose={() => setAcking(null)} />}
       <ServerTable<AlertItem>
         tableId={`alarm-${kind}`}
         testId={`alarm-${kind}-table`}

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { areaScope } from '../../lib/area-scope';
 import { type ListQuery, toRequestParams } from '../../lib/list-query';
@@ -24,5 +24,19 @@ export const useAlertList = (kind: AlertListKind, query: ListQuery) => {
       call(kind === 'current' ? 'alarmCurrent' : 'alarmHistory', { ...areaScope(), ...params }, quiet),
     placeholderData: keepPreviousData,
     refetchInterval: fallbackRefetchInterval,
+  });
+};
+
+/** Acknowledges an alert with an optional note; the lists refresh. */
+export const useAckAlert = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, note }: { id: number; note?: string }) =>
+      call(
+        'alarmAck',
+        { ...areaScope(), id, ...(note ? { note } : {}) },
+        { successToast: true, quietValidation: true },
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmKeys.all }),
   });
 };
