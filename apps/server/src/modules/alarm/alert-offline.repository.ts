@@ -1,5 +1,5 @@
 import { type AlertMetric, type AlertTarget, offlineMetrics } from '@fbox/contracts';
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 /** A pending offline condition whose sustain time has passed while the device stayed offline. */
@@ -26,85 +26,58 @@ export class AlertOfflineRepository {
    * died with it. Usually offline detection's listener has marked them already, and this adds nothing.
    */
   async pendOffline(now: number): Promise<void> {
-    const columns = [
-      'rule_id',
-      'device_kind',
-      'device_id',
-      'area_id',
-      'fbox_id',
-      'pending_since',
-      'alert_id',
-    ] as const;
     const since = sql<number>`cast(${now} as bigint)`;
     const none = sql<null>`cast(null as integer)`;
-    await this.db
+    const kind = (target: AlertTarget) => sql<AlertTarget>`cast(${target} as varchar(8))`.as('device_kind');
+    /** No state yet for this rule and device (each is pended once). */
+    const noState = (target: AlertTarget, device: 'fbox_state.fbox_id' | 'miner_state.miner_id') =>
+      sql<boolean>`not exists (select 1 from alert_states s where s.rule_id = alert_rules.id and s.device_kind = ${target} and s.device_id = ${sql.ref(device)})`;
+    const offlineBoxes = this.db
+      .selectFrom('fbox_state')
+      .where('fbox_state.online', '=', 0)
+      .where('fbox_state.last_seen_at', 'is not', null);
+    await this.insertPending(
+      offlineBoxes
+        .innerJoin('alert_rules', 'alert_rules.area_id', 'fbox_state.area_id')
+        .select([
+          'alert_rules.id',
+          kind('fbox'),
+          'fbox_state.fbox_id as device_id',
+          'fbox_state.area_id',
+          'fbox_state.fbox_id',
+          since.as('pending_since'),
+          none.as('alert_id'),
+        ])
+        .where('alert_rules.metric', '=', 'fbox_offline')
+        .where('alert_rules.enabled', '=', 1)
+        .where(noState('fbox', 'fbox_state.fbox_id')),
+    );
+    await this.insertPending(
+      offlineBoxes
+        .innerJoin('miner_state', 'miner_state.fbox_id', 'fbox_state.fbox_id')
+        .innerJoin('alert_rules', 'alert_rules.area_id', 'miner_state.area_id')
+        .select([
+          'alert_rules.id',
+          kind('miner'),
+          'miner_state.miner_id as device_id',
+          'miner_state.area_id',
+          'miner_state.fbox_id',
+          since.as('pending_since'),
+          none.as('alert_id'),
+        ])
+        .where('miner_state.online', '=', 0)
+        .where('alert_rules.metric', '=', 'miner_offline')
+        .where('alert_rules.enabled', '=', 1)
+        .where(noState('miner', 'miner_state.miner_id')),
+    );
+  }
+
+  /** Inserts states selected by `rows` (rule, device, since), skipping any that exists already. */
+  private insertPending(rows: Expression<unknown>) {
+    return this.db
       .insertInto('alert_states')
-      .columns(columns)
-      .expression((eb) =>
-        eb
-          .selectFrom('fbox_state')
-          .innerJoin('alert_rules', 'alert_rules.area_id', 'fbox_state.area_id')
-          .select([
-            'alert_rules.id',
-            sql<AlertTarget>`cast(${'fbox'} as varchar(8))`.as('device_kind'),
-            'fbox_state.fbox_id as device_id',
-            'fbox_state.area_id',
-            'fbox_state.fbox_id',
-            since.as('pending_since'),
-            none.as('alert_id'),
-          ])
-          .where('fbox_state.online', '=', 0)
-          .where('fbox_state.last_seen_at', 'is not', null)
-          .where('alert_rules.metric', '=', 'fbox_offline')
-          .where('alert_rules.enabled', '=', 1)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('alert_states')
-                  .select('alert_states.rule_id')
-                  .whereRef('alert_states.rule_id', '=', 'alert_rules.id')
-                  .where('alert_states.device_kind', '=', 'fbox')
-                  .whereRef('alert_states.device_id', '=', 'fbox_state.fbox_id'),
-              ),
-            ),
-          ),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await this.db
-      .insertInto('alert_states')
-      .columns(columns)
-      .expression((eb) =>
-        eb
-          .selectFrom('miner_state')
-          .innerJoin('fbox_state', 'fbox_state.fbox_id', 'miner_state.fbox_id')
-          .innerJoin('alert_rules', 'alert_rules.area_id', 'miner_state.area_id')
-          .select([
-            'alert_rules.id',
-            sql<AlertTarget>`cast(${'miner'} as varchar(8))`.as('device_kind'),
-            'miner_state.miner_id as device_id',
-            'miner_state.area_id',
-            'miner_state.fbox_id',
-            since.as('pending_since'),
-            none.as('alert_id'),
-          ])
-          .where('fbox_state.online', '=', 0)
-          .where('fbox_state.last_seen_at', 'is not', null)
-          .where('miner_state.online', '=', 0)
-          .where('alert_rules.metric', '=', 'miner_offline')
-          .where('alert_rules.enabled', '=', 1)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('alert_states')
-                  .select('alert_states.rule_id')
-                  .whereRef('alert_states.rule_id', '=', 'alert_rules.id')
-                  .where('alert_states.device_kind', '=', 'miner')
-                  .whereRef('alert_states.device_id', '=', 'miner_state.miner_id'),
-              ),
-            ),
-          ),
-      )
+      .columns(['rule_id', 'device_kind', 'device_id', 'area_id', 'fbox_id', 'pending_since', 'alert_id'])
+      .expression(rows as never)
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
