@@ -5,72 +5,18 @@
 // run in a forked child process (bench/lib/ingest-publisher.mjs) talking to the embedded broker over
 // TCP, so the figure is the server's alone. Prints one JSON object per measurement.
 // Run after `npm run build`.
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { buildApp } from '../apps/server/dist/app.js';
 import { miner } from './lib/ingest-publisher.mjs';
+import { startIngestBench } from './lib/ingest-setup.mjs';
 
 const boxes = Number(process.env.BENCH_BOXES ?? 20);
 const minersPerBox = Number(process.env.BENCH_MINERS_PER_BOX ?? 500);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 const samplesTarget = boxes * minersPerBox * rounds;
 
-const dir = mkdtempSync(join(tmpdir(), 'fbox-bench-'));
-const app = await buildApp({
-  logger: false,
-  mqtt: true,
-  seed: false,
-  config: {
-    dataDir: dir,
-    databaseUrl: undefined,
-    mqttUrl: undefined,
-    mqttPort: 0,
-    mqttPortExplicit: true,
-    host: '127.0.0.1',
-    demo: false,
-    webDist: dir,
-  },
-});
-const owner = await app.users.create({ username: 'bench', password: 'bench-password', is_master: true });
-const area = await app.areas.create(owner, { area_name: 'Bench' });
-const gateways = [];
-for (let b = 0; b < boxes; b++) {
-  const fbox = await app.devices.createFbox(area.id, { name: `Box ${b}`, kind: 'immersion', tanks: 4 });
-  gateways.push({ box: b, username: fbox.mqtt_username, password: fbox.mqtt_password });
-}
-const deviceIds = (await app.db.selectFrom('fboxes').select(['device_id']).orderBy('id').execute()).map(
-  (r) => r.device_id,
-);
-for (const g of gateways) g.deviceId = deviceIds[g.box];
-
-// The publishers: a child process, one MQTT client per gateway; one request at a time.
-const publisher = fork(fileURLToPath(new URL('./lib/ingest-publisher.mjs', import.meta.url)), {
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-const publisherExit = new Promise((resolve) => publisher.once('exit', resolve));
-const request = (msg, expect) =>
-  new Promise((resolve, reject) => {
-    const onExit = (code) => reject(new Error(`publisher exited (${code}) awaiting ${expect}`));
-    publisher.once('exit', onExit);
-    publisher.once('message', (m) => {
-      publisher.off('exit', onExit);
-      if (m.type === expect) resolve(m);
-      else reject(new Error(`publisher: ${m.message ?? m.type}`));
-    });
-    publisher.send(msg);
-  });
-await request(
-  { type: 'init', url: `mqtt://127.0.0.1:${app.mqttBroker.port}`, minersPerBox, gateways },
-  'ready',
-);
-const publishRounds = (from, count) => request({ type: 'publish', from, count }, 'published');
-const waitSamples = async (n) => {
-  while (app.ingest.stats().samples < n) await new Promise((r) => setTimeout(r, 5));
-};
+const { app, dir, publishRounds, waitSamples, stop } = await startIngestBench({ boxes, minersPerBox });
 
 // Warm-up: creates the miners and tanks; not timed.
 await publishRounds(1, 1);
@@ -87,10 +33,7 @@ await app.ingest.drain();
 const ingestMs = performance.now() - t0;
 clearInterval(sampler);
 const stats = app.ingest.stats();
-publisher.send({ type: 'end' });
-const publisherCode = await publisherExit;
-if (publisherCode !== 0) throw new Error(`publisher exited with ${publisherCode}`);
-await app.close();
+await stop({ keepDir: true });
 
 // Baseline: the same rows, raw, with the same driver, into the same database (same miners, same
 // indexes and foreign keys), its history emptied first.

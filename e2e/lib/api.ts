@@ -105,6 +105,8 @@ export const eventually = async <T>(
 
 export interface FboxRow {
   id: number;
+  /** The gateway's device id (the simulator names boxes by it). */
+  device_id: string;
   name: string;
   kind: 'air' | 'immersion' | 'hydro';
   status: string;

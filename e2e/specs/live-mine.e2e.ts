@@ -435,6 +435,10 @@ describe('live mine', () => {
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Acknowledge' }).click();
     await page.locator('#alarmAck_note').waitFor({ state: 'detached' });
     await expect.poll(() => row(table, key).getByTestId('alarm-acked').innerText()).toContain('admin at ');
+    // The inbox got a message per alert: the top bar's badge counts them without a reload.
+    await expect
+      .poll(() => page.getByTestId('notice-badge').getAttribute('data-count'), { timeout: LIVE_TIMEOUT })
+      .not.toBe('0');
     // Back to its default: the alerts close on the next reports and move to the history.
     setAlertRule(server.dbFile, areaId, 'fbox_temp_high', { threshold: 45, sustain_seconds: 60 });
     await expect.poll(() => hot.count(), { timeout: LIVE_TIMEOUT }).toBe(0);
@@ -442,6 +446,11 @@ describe('live mine', () => {
     const closed = rowWith(page.getByTestId('alarm-history-table'), 'Container temperature high');
     await closed.first().waitFor();
     expect(await closed.first().innerText()).toMatch(/\d{4}-\d{2}-\d{2}/);
+    // The badge opens Messages: the alert's opening and its recovery, rendered from their kind.
+    await page.getByTestId('notice-badge-open').click();
+    const inbox = page.getByTestId('inbox-table');
+    await rowWith(inbox, 'Recovered: Container temperature high').first().waitFor();
+    await rowWith(inbox, 'Major alert: Container temperature high').first().waitFor();
     expect(errors).toEqual([]);
     await context.close();
 
@@ -449,6 +458,8 @@ describe('live mine', () => {
     await zh.page.goto(`${server.url}/alarm/historyAlarm`);
     await rowWith(zh.page.getByTestId('alarm-history-table'), '箱体温度过高').first().waitFor();
     await expectTranslated(zh.page.locator('body'), [...LIVE_TEXTS, 'alarm', 'alertMetric', 'alertTarget']);
+    await zh.page.goto(`${server.url}/messages`);
+    await rowWith(zh.page.getByTestId('inbox-table'), '已恢复：箱体温度过高').first().waitFor();
     expect(zh.errors).toEqual([]);
     await zh.context.close();
   });

@@ -117,6 +117,60 @@ export const configVariables: ConfigVariable[] = [
     description:
       'Comma-separated previous keys during a rotation: secrets under them are re-encrypted with SECRET_KEY at start-up',
   },
+  // ── notify ── (alert push: modules/notify, README "Notifications")
+  {
+    name: 'PUBLIC_URL',
+    default: 'http://localhost:<PORT>',
+    description: 'Address of the console as users reach it, for the alert links in notifications',
+  },
+  {
+    name: 'SMTP_URL',
+    default: '(unset)',
+    description:
+      'smtp://user:pass@host:port (smtps:// for TLS) sending alert e-mail; unset: e-mail not configured',
+  },
+  { name: 'MAIL_FROM', default: '(unset)', description: 'Sender of alert e-mail; required with SMTP_URL' },
+  {
+    name: 'TELEGRAM_BOT_TOKEN',
+    default: '(unset)',
+    description: 'Bot API token sending alerts to Telegram chats; unset: Telegram not configured',
+  },
+  {
+    name: 'TELEGRAM_API_URL',
+    default: 'https://api.telegram.org',
+    description: 'Telegram Bot API address',
+  },
+  {
+    name: 'SMS_URL',
+    default: 'https://api.twilio.com',
+    description: "SMS gateway speaking Twilio's Messages API (POST /2010-04-01/Accounts/<SID>/Messages.json)",
+  },
+  {
+    name: 'SMS_ACCOUNT_SID',
+    default: '(unset)',
+    description: 'Twilio Account SID; unset: SMS not configured',
+  },
+  {
+    name: 'SMS_AUTH_TOKEN',
+    default: '(unset)',
+    description: 'Twilio Auth Token; required with SMS_ACCOUNT_SID',
+  },
+  {
+    name: 'SMS_FROM',
+    default: '(unset)',
+    description: 'Sending number (E.164) or Messaging Service SID (MG…); required with SMS_ACCOUNT_SID',
+  },
+  {
+    name: 'NOTIFY_GROUP_SECONDS',
+    default: '5',
+    description: 'How long notifications wait to be merged with others of the same rule and FBOX',
+  },
+  {
+    name: 'NOTIFY_MAX_ATTEMPTS',
+    default: '6',
+    description: 'Tries of a notification before it is marked failed',
+  },
+  // ── end notify ──
 ];
 
 const intString = (min: number, max: number) =>
@@ -194,6 +248,47 @@ const EnvSchema = z.object({
     })
     .transform((keys) => keys as Buffer[])
     .optional(),
+  // ── notify ──
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, { error: 'must be an http:// or https:// address' })
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, { error: 'must be smtp://user:pass@host:port or smtps://…' })
+    .refine((v) => URL.canParse(v), { error: 'must be a valid smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(3, { error: 'must be an address such as "FBOX <alerts@example.com>"' })
+    .optional(),
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[\w-]+$/, { error: 'must be a Bot API token such as 123456:ABC-DEF…' })
+    .optional(),
+  TELEGRAM_API_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, { error: 'must be an http:// or https:// address' })
+    .default('https://api.telegram.org'),
+  SMS_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, { error: 'must be an http:// or https:// address' })
+    .default('https://api.twilio.com'),
+  SMS_ACCOUNT_SID: z
+    .string()
+    .regex(/^\w{1,64}$/, { error: 'must be a Twilio Account SID' })
+    .optional(),
+  SMS_AUTH_TOKEN: z.string().min(1).optional(),
+  SMS_FROM: z
+    .string()
+    .regex(/^(\+\d{6,15}|MG\w{32})$/, {
+      error: 'must be an E.164 number (+15551234567) or a Messaging Service SID',
+    })
+    .optional(),
+  NOTIFY_GROUP_SECONDS: intString(0, 600).default(5),
+  NOTIFY_MAX_ATTEMPTS: intString(1, 50).default(6),
+  // ── end notify ──
 });
 
 /** The parsed configuration. */
@@ -233,6 +328,22 @@ export interface Config {
   secretKey: Buffer | undefined;
   /** Keys of a rotation that still open values, resealed under `secretKey` at start-up. */
   previousSecretKeys: Buffer[];
+  /** Alert push (modules/notify). */
+  notify: NotifyConfig;
+}
+
+/** Alert push settings: a channel whose settings are unset is not configured. */
+export interface NotifyConfig {
+  /** The console's address for alert links, without a trailing slash. */
+  publicUrl: string;
+  smtp: { url: string; from: string } | null;
+  telegram: { apiUrl: string; token: string } | null;
+  /** Twilio's Messages API at `url`. */
+  sms: { url: string; accountSid: string; authToken: string; from: string } | null;
+  groupMs: number;
+  maxAttempts: number;
+  /** How long one send may take before it counts as a timeout (retried). */
+  timeoutMs: number;
 }
 
 /**
@@ -264,12 +375,28 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0]);
-    const shown = ['ADMIN_PASSWORD', 'SECRET_KEY', 'SECRET_KEY_PREVIOUS'].includes(name)
+    const shown = [
+      'ADMIN_PASSWORD',
+      'SECRET_KEY',
+      'SECRET_KEY_PREVIOUS',
+      'SMTP_URL',
+      'TELEGRAM_BOT_TOKEN',
+      'SMS_AUTH_TOKEN',
+    ].includes(name)
       ? '***'
       : input[name];
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got "${shown}")`);
   }
   const e = result.data;
+  const together = (names: string[]) => {
+    const set = names.filter((n) => input[n] !== undefined);
+    if (set.length > 0 && set.length < names.length) {
+      const missing = names.find((n) => input[n] === undefined);
+      throw new ConfigError(`Invalid configuration: ${missing} must be set with ${set.join(', ')}`);
+    }
+  };
+  together(['SMTP_URL', 'MAIL_FROM']);
+  together(['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM']);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -297,5 +424,24 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     trustProxy: e.TRUST_PROXY,
     secretKey: e.SECRET_KEY,
     previousSecretKeys: e.SECRET_KEY_PREVIOUS ?? [],
+    notify: {
+      publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      smtp: e.SMTP_URL && e.MAIL_FROM ? { url: e.SMTP_URL, from: e.MAIL_FROM } : null,
+      telegram: e.TELEGRAM_BOT_TOKEN
+        ? { apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''), token: e.TELEGRAM_BOT_TOKEN }
+        : null,
+      sms:
+        e.SMS_ACCOUNT_SID && e.SMS_AUTH_TOKEN && e.SMS_FROM
+          ? {
+              url: e.SMS_URL.replace(/\/+$/, ''),
+              accountSid: e.SMS_ACCOUNT_SID,
+              authToken: e.SMS_AUTH_TOKEN,
+              from: e.SMS_FROM,
+            }
+          : null,
+      groupMs: e.NOTIFY_GROUP_SECONDS * 1000,
+      maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
+      timeoutMs: 15_000,
+    },
   };
 };

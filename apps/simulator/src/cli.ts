@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { runFaultCommand } from './fault-cli.js';
 import { consoleLogger, type LogLevel } from './logger.js';
 import { MINER_MODELS } from './model/catalog.js';
 import type { BoxKind } from './model/miner.js';
@@ -13,6 +14,7 @@ const USAGE = `FBOX Cloud mine simulator: FBOX gateways that publish telemetry o
 Usage:
   npm run simulate -- [options]
   node apps/simulator/dist/cli.js [options]
+  npm run simulate -- fault --help       inject a named fault into a running simulator
 
 Broker:
   --broker URL            MQTT broker (default: $MQTT_URL or mqtt://127.0.0.1:1883)
@@ -43,6 +45,9 @@ Behaviour:
   --interval DURATION     telemetry period: 30s, 2s, 500ms, 1m (default 30s; a bare number is seconds)
   --seed N                seed of the randomness (default 1)
   --fault-rate P          fault events per miner per report, 0–1 (default 0)
+  --scenarios on|off      inject the named faults in turn, one every 3 min (default: on with a
+                          fault rate above 0, else off)
+  --control PATH          fault control socket (default: one per broker in the temp directory)
   --restart-time DURATION miner reboot time (default 60s)
   --account NAME          pool account of the workers (default fboxdemo)
   --log-level LEVEL       debug | info | warn | error | silent (default info)
@@ -104,6 +109,7 @@ const GatewayFileSchema = z
   .min(1);
 
 const main = async (): Promise<number> => {
+  if (process.argv[2] === 'fault') return runFaultCommand(process.argv.slice(3));
   const { values } = parseArgs({
     options: {
       broker: { type: 'string' },
@@ -123,6 +129,8 @@ const main = async (): Promise<number> => {
       interval: { type: 'string' },
       seed: { type: 'string' },
       'fault-rate': { type: 'string' },
+      scenarios: { type: 'string' },
+      control: { type: 'string' },
       'restart-time': { type: 'string' },
       account: { type: 'string' },
       'log-level': { type: 'string' },
@@ -146,6 +154,8 @@ const main = async (): Promise<number> => {
   if (!Number.isFinite(faultRate) || faultRate < 0 || faultRate > 1)
     throw new Error('--fault-rate must be 0–1');
   const restartMs = parseDuration(values['restart-time'] ?? '60s');
+  if (values.scenarios !== undefined && !['on', 'off'].includes(values.scenarios))
+    throw new Error('--scenarios must be on or off');
 
   let gateways: SimulatorGatewaySpec[];
   if (values.gateways && values.server) throw new Error('--gateways and --server cannot be combined');
@@ -227,7 +237,11 @@ const main = async (): Promise<number> => {
     gateways,
     intervalMs,
     seed,
-    faults: { rate: faultRate },
+    faults: {
+      rate: faultRate,
+      ...(values.scenarios !== undefined ? { scenarios: values.scenarios === 'on' } : {}),
+    },
+    ...(values.control !== undefined ? { control: values.control } : {}),
     restartMs,
     logger: log,
   });

@@ -1,3 +1,4 @@
+export { defaultControlPath } from './control.js';
 export { Gateway, type GatewayOptions, type GatewayStats, type SilenceMode } from './gateway.js';
 export { consoleLogger, type Logger, type LogLevel, silentLogger } from './logger.js';
 export {
@@ -12,6 +13,16 @@ export {
 } from './model/catalog.js';
 export { type Clock, ManualClock, systemClock } from './model/clock.js';
 export { MAX_INTERVAL_MS, MIN_INTERVAL_MS } from './model/commands.js';
+export {
+  FAULT_DEFAULT_DURATION_MS,
+  FAULT_NAMES,
+  FaultError,
+  type FaultInfo,
+  type FaultName,
+  type FaultRequest,
+  HIJACK_POOL_ADDRESS,
+  HIJACK_WORKER,
+} from './model/faults.js';
 export {
   type CommandResult,
   FboxModel,
@@ -31,9 +42,11 @@ export {
 } from './model/miner.js';
 export { hash32, mulberry32, Rng } from './model/random.js';
 export { FAN_FULL_SPEED, Tank } from './model/tank.js';
+export { FaultScenarios, type ScenarioOptions } from './scenarios.js';
 export { fetchServerFboxes, type ServerFbox, type ServerSourceOptions } from './server-source.js';
 export {
   type Simulator,
+  type SimulatorFaultRequest,
   type SimulatorGatewaySpec,
   type SimulatorOptions,
   type SimulatorStats,

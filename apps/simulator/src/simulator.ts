@@ -1,8 +1,20 @@
 import type { IClientOptions } from 'mqtt';
+import { defaultControlPath, startControlServer } from './control.js';
 import { Gateway, type GatewayStats } from './gateway.js';
 import { type Logger, silentLogger } from './logger.js';
 import { type Clock, systemClock } from './model/clock.js';
+import {
+  activeFaults,
+  clearFaults,
+  FaultError,
+  type FaultInfo,
+  type FaultName,
+  type FaultRequest,
+  faultFits,
+  injectFault,
+} from './model/faults.js';
 import type { FboxSpec } from './model/fbox.js';
+import { FaultScenarios, type ScenarioOptions } from './scenarios.js';
 
 /** One FBOX to simulate: its layout plus its MQTT account and per-gateway overrides. */
 export interface SimulatorGatewaySpec extends FboxSpec {
@@ -22,8 +34,17 @@ export interface SimulatorOptions {
   intervalMs?: number;
   /** Seed of all the randomness (default 1). Identity (SNs, IPs, models) depends on device ids only. */
   seed?: number;
-  /** Fault events: probability per miner (and tank, box) per report, 0–1 (default 0: none). */
-  faults?: { rate: number };
+  /**
+   * Fault events: `rate` is the probability per miner (and tank, box) per report, 0–1 (default 0:
+   * none). `scenarios`: named faults injected in turn (see `FaultScenarios`), on by default when
+   * `rate` > 0 (the demo), off otherwise (tests); `true` or timings turn them on, `false` off.
+   */
+  faults?: { rate: number; scenarios?: boolean | ScenarioOptions };
+  /**
+   * Unix socket of the fault control API (`control.ts`; the CLI's `fault` command talks to it).
+   * Default: one per broker address in the temp directory; false: none.
+   */
+  control?: string | false;
   /** Miner reboot time, ms (default 60 000). */
   restartMs?: number;
   /** Miner boot-to-full-hashrate time, ms (default 120 000). */
@@ -49,8 +70,24 @@ export interface SimulatorStats {
   perGateway: GatewayStats[];
 }
 
+/** A fault for the simulator: which FBOX (device id; default the box of `miner`, else the first it fits). */
+export interface SimulatorFaultRequest extends FaultRequest {
+  fbox?: string;
+}
+
 export interface Simulator {
   readonly gateways: ReadonlyArray<Gateway>;
+  /**
+   * Injects a named fault; it shows in the box's next reports and ends after its duration or on
+   * `clearFault`. Throws `FaultError` when it fits no box (no tanks, no water loop, unknown SN …).
+   */
+  injectFault(request: SimulatorFaultRequest): FaultInfo;
+  /** Ends the injected faults matching (every one when nothing is given); returns them. */
+  clearFault(match?: { name?: FaultName; fbox?: string }): FaultInfo[];
+  /** The injected faults running now. */
+  faults(): FaultInfo[];
+  /** The fault control socket's path, or null when none is open. */
+  readonly controlPath: string | null;
   gateway(deviceId: string): Gateway | undefined;
   /** Start one more gateway (e.g. an FBOX created while running). */
   add(spec: SimulatorGatewaySpec): Promise<Gateway>;
@@ -127,9 +164,41 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Simulat
     'simulator started',
   );
 
+  const boxFor = (request: SimulatorFaultRequest): Gateway => {
+    if (request.fbox !== undefined) {
+      const gateway = gateways.get(request.fbox);
+      if (!gateway) throw new FaultError(`no FBOX ${request.fbox} in this simulator`);
+      return gateway;
+    }
+    const all = [...gateways.values()];
+    const found =
+      request.miner !== undefined
+        ? all.find((g) => g.model.miner(request.miner!))
+        : all.find((g) => faultFits(g.model, request.name));
+    if (!found)
+      throw new FaultError(
+        request.miner !== undefined ? `no miner ${request.miner}` : `no FBOX fits ${request.name}`,
+      );
+    return found;
+  };
+  const injectFaultNow = ({ fbox: _, ...request }: SimulatorFaultRequest, gateway: Gateway): FaultInfo => {
+    const fault = injectFault(gateway.model, request, clock.now());
+    log.info({ ...fault }, 'fault injected');
+    return fault;
+  };
+
   const simulator: Simulator = {
     get gateways() {
       return [...gateways.values()];
+    },
+    injectFault: (request) => injectFaultNow(request, boxFor(request)),
+    clearFault: (match = {}) => {
+      const boxes = match.fbox === undefined ? [...gateways.values()] : [gateways.get(match.fbox)];
+      return boxes.flatMap((g) => (g ? clearFaults(g.model, match.name) : []));
+    },
+    faults: () => [...gateways.values()].flatMap((g) => activeFaults(g.model)),
+    get controlPath() {
+      return control?.path ?? null;
     },
     gateway: (deviceId) => gateways.get(deviceId),
     add: async (spec) => {
@@ -168,9 +237,27 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Simulat
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      scenarios?.stop();
+      await control?.close();
       await Promise.allSettled([...gateways.values()].map((g) => g.stop()));
       log.info({ gateways: gateways.size }, 'simulator stopped');
     },
   };
+  const scenarioOption = options.faults?.scenarios ?? faultRate > 0;
+  const scenarios = scenarioOption
+    ? new FaultScenarios(
+        {
+          seed: options.seed ?? 1,
+          gateways: () => simulator.gateways,
+          inject: (request) => simulator.injectFault(request),
+          now: () => clock.now(),
+          log,
+        },
+        typeof scenarioOption === 'object' ? scenarioOption : {},
+      )
+    : null;
+  scenarios?.start();
+  const controlPath = options.control ?? defaultControlPath(options.brokerUrl);
+  const control = controlPath === false ? null : await startControlServer(simulator, controlPath, log);
   return simulator;
 };

@@ -11,10 +11,17 @@ export type Authority = (typeof authorities)[number];
 export type Role = 'master' | Authority;
 
 /**
- * Device actions a sub-account may be allowed (its rule list, `fbox.user/getrule`). Administrators
+ * Actions a sub-account may be allowed (its rule list, `fbox.user/getrule`): device control, tasks,
+ * and alert rules with their silences. Administrators
  * and masters have all of them; an operator has the ones its master ticked.
  */
-export const operatorRules = ['minerControl', 'minerPool', 'tankControl', 'taskControl'] as const;
+export const operatorRules = [
+  'minerControl',
+  'minerPool',
+  'tankControl',
+  'taskControl',
+  'alertRules',
+] as const;
 export const OperatorRuleSchema = z.enum(operatorRules);
 export type OperatorRule = (typeof operatorRules)[number];
 

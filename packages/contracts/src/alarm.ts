@@ -1,8 +1,23 @@
 import { z } from 'zod';
-import { AreaIdBodySchema, AreaListQuerySchema, OptionalIdSchema, sortOf } from './devices.js';
+import {
+  AreaIdBodySchema,
+  AreaListQuerySchema,
+  AreaScopeSchema,
+  OptionalIdSchema,
+  sortOf,
+} from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
-import { IdSchema, intInRange, numeric, numericWithDefault, optionalNumeric, rule } from './rules.js';
+import {
+  flagFromInput,
+  IdSchema,
+  intInRange,
+  numeric,
+  numericWithDefault,
+  optionalNumeric,
+  rule,
+} from './rules.js';
+import { ExportFormatSchema } from './tasks.js';
 import { alertLevels } from './user.js';
 
 /** What an alert rule watches (issue 13): the FBOX container, a tank, or a miner. */
@@ -28,7 +43,8 @@ interface AlertMetricInfo {
 /**
  * Every metric a rule can watch, with its target, how its condition reads and its threshold range.
  * Units: °C for temperatures, % for humidity, liquid level and hashrate (realtime as a percent of
- * theoretical), V for voltage (each phase).
+ * theoretical), V for voltage (each phase), m³/h for flow. docs/alerts.md ("Metrics") says exactly
+ * when each state holds.
  */
 export const alertMetrics = {
   fbox_temp_high: { target: 'fbox', comparison: 'above', range: { min: 0, max: 100 } },
@@ -43,6 +59,18 @@ export const alertMetrics = {
   hashrate_low_pct: { target: 'miner', comparison: 'below', range: { min: 1, max: 100 } },
   miner_offline: { target: 'miner', comparison: 'state' },
   miner_fault: { target: 'miner', comparison: 'state' },
+  /** A power meter (position 1 or 2) absent from a box that reports meters, or reading -999. */
+  meter_missing: { target: 'fbox', comparison: 'state' },
+  /** Hydro loop flow, m³/h. */
+  flow_low: { target: 'fbox', comparison: 'below', range: { min: 0, max: 10_000 } },
+  /** A water pump switched on whose drive reports speed 0. */
+  pump_fault: { target: 'fbox', comparison: 'state' },
+  /** Auto mode, yet the oil pump's drive reports 0. */
+  tank_pump_fault: { target: 'tank', comparison: 'state' },
+  /** Auto mode, yet a fan's drive reports 0. */
+  fan_fault: { target: 'tank', comparison: 'state' },
+  /** The miner reports a pool or worker other than the one the cloud configured for it. */
+  pool_hijacked: { target: 'miner', comparison: 'state' },
 } as const satisfies Record<string, AlertMetricInfo>;
 
 export type AlertMetric = keyof typeof alertMetrics;
@@ -56,6 +84,10 @@ export const alertRuleLimits = {
   sustainMaxSeconds: 86_400,
   /** The recovery margin, in the metric's unit. */
   hysteresisMax: 50,
+  /** Rules one mine may hold: each is evaluated on every message of its target. */
+  perMineMax: 100,
+  /** The longest silence: a week, in minutes. */
+  silenceMaxMinutes: 7 * 24 * 60,
 } as const;
 
 export const AlertMetricSchema = z.enum(alertMetricNames, { error: rule('rule.alertMetric') });
@@ -74,58 +106,71 @@ export const AlertLevelSchema = numeric(
 /** A threshold; null (as a rule read back carries it) counts as not given. */
 const thresholdNumber = z.number({ error: rule('rule.number') }).nullable();
 
+/** The fields of a rule as a user sets them, before the checks that read several at once. */
+const alertRuleFieldShape = {
+  metric: AlertMetricSchema,
+  level: AlertLevelSchema,
+  threshold: optionalNumeric(thresholdNumber),
+  threshold_max: optionalNumeric(thresholdNumber),
+  sustain_seconds: intInRange(0, alertRuleLimits.sustainMaxSeconds),
+  hysteresis: numericWithDefault(
+    z
+      .number({ error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }) })
+      .min(0, { error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }) })
+      .max(alertRuleLimits.hysteresisMax, {
+        error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }),
+      }),
+    0,
+  ),
+  enabled: z.preprocess(flagFromInput, z.boolean({ error: rule('rule.invalid') })).default(true),
+};
+
+type RuleFieldsIn = {
+  metric: AlertMetric;
+  threshold?: number | null | undefined;
+  threshold_max?: number | null | undefined;
+  hysteresis: number;
+};
+
 /**
- * A rule as a user sets it (the rule screens of the next slice send this). The threshold is
- * required and within its metric's range for a value metric; `threshold_max` only for a range
- * (voltage: min below max); a state metric takes neither, and its hysteresis is 0.
+ * The checks across a rule's fields: the threshold is required and within its metric's range for
+ * a value metric; `threshold_max` only for a range (voltage: min below max); a state metric takes
+ * neither, and its hysteresis is 0.
  */
-export const AlertRuleFieldsSchema = z
-  .object({
-    metric: AlertMetricSchema,
-    level: AlertLevelSchema,
-    threshold: optionalNumeric(thresholdNumber),
-    threshold_max: optionalNumeric(thresholdNumber),
-    sustain_seconds: intInRange(0, alertRuleLimits.sustainMaxSeconds),
-    hysteresis: numericWithDefault(
-      z
-        .number({ error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }) })
-        .min(0, { error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }) })
-        .max(alertRuleLimits.hysteresisMax, {
-          error: rule('rule.range', { min: 0, max: alertRuleLimits.hysteresisMax }),
-        }),
-      0,
-    ),
-    enabled: z.boolean({ error: rule('rule.invalid') }).default(true),
-  })
-  .superRefine((fields, ctx) => {
-    const info: AlertMetricInfo = alertMetrics[fields.metric];
-    if (!info.range) return;
-    const { min, max } = info.range;
-    const check = (path: 'threshold' | 'threshold_max', value: number | null | undefined) => {
-      if (value == null) ctx.addIssue({ code: 'custom', path: [path], message: rule('rule.required') });
-      else if (value < min || value > max)
-        ctx.addIssue({ code: 'custom', path: [path], message: rule('rule.range', { min, max }) });
-    };
-    check('threshold', fields.threshold);
-    if (info.comparison !== 'outside') return;
-    check('threshold_max', fields.threshold_max);
-    if (
-      fields.threshold != null &&
-      fields.threshold_max != null &&
-      fields.threshold >= fields.threshold_max
-    ) {
-      ctx.addIssue({ code: 'custom', path: ['threshold_max'], message: rule('rule.voltageMinBelowMax') });
-    }
-  })
-  .transform((fields) => {
-    const { comparison } = alertMetrics[fields.metric] as AlertMetricInfo;
-    return {
-      ...fields,
-      threshold: comparison === 'state' ? null : (fields.threshold ?? null),
-      threshold_max: comparison === 'outside' ? (fields.threshold_max ?? null) : null,
-      hysteresis: comparison === 'state' ? 0 : fields.hysteresis,
-    };
-  });
+const withRuleChecks = <S extends z.ZodType<RuleFieldsIn>>(schema: S) =>
+  schema
+    .superRefine((fields, ctx) => {
+      const info: AlertMetricInfo = alertMetrics[fields.metric];
+      if (!info.range) return;
+      const { min, max } = info.range;
+      const check = (path: 'threshold' | 'threshold_max', value: number | null | undefined) => {
+        if (value == null) ctx.addIssue({ code: 'custom', path: [path], message: rule('rule.required') });
+        else if (value < min || value > max)
+          ctx.addIssue({ code: 'custom', path: [path], message: rule('rule.range', { min, max }) });
+      };
+      check('threshold', fields.threshold);
+      if (info.comparison !== 'outside') return;
+      check('threshold_max', fields.threshold_max);
+      if (
+        fields.threshold != null &&
+        fields.threshold_max != null &&
+        fields.threshold >= fields.threshold_max
+      ) {
+        ctx.addIssue({ code: 'custom', path: ['threshold_max'], message: rule('rule.voltageMinBelowMax') });
+      }
+    })
+    .transform((fields) => {
+      const { comparison } = alertMetrics[fields.metric] as AlertMetricInfo;
+      return {
+        ...fields,
+        threshold: comparison === 'state' ? null : (fields.threshold ?? null),
+        threshold_max: comparison === 'outside' ? (fields.threshold_max ?? null) : null,
+        hysteresis: comparison === 'state' ? 0 : fields.hysteresis,
+      };
+    });
+
+/** A rule as a user sets it. */
+export const AlertRuleFieldsSchema = withRuleChecks(z.object(alertRuleFieldShape));
 export type AlertRuleFields = z.output<typeof AlertRuleFieldsSchema>;
 
 /** A rule of a mine, as stored and listed. */
@@ -143,6 +188,21 @@ export const AlertRuleSchema = z.object({
   enabled: z.boolean(),
 });
 export type AlertRule = z.infer<typeof AlertRuleSchema>;
+
+/** The rules of a mine, all or those of one target (the Tank and Machine Alert Rules screens). */
+export const AlertRuleListQuerySchema = AreaScopeSchema.extend({
+  target: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.enum(alertTargets, { error: rule('rule.invalid') }).optional(),
+  ),
+});
+export type AlertRuleListQuery = z.infer<typeof AlertRuleListQuerySchema>;
+
+/** Adds a rule to a mine, or (with `id`) changes one of its rules. */
+export const AlertRuleSaveBodySchema = withRuleChecks(
+  AreaScopeSchema.extend({ id: OptionalIdSchema, ...alertRuleFieldShape }),
+);
+export type AlertRuleSaveBody = z.output<typeof AlertRuleSaveBodySchema>;
 
 /**
  * The rules a new mine starts with. Thresholds follow the console's own defaults (container 45 °C,
@@ -257,6 +317,61 @@ export const defaultAlertRules: readonly Omit<AlertRule, 'id' | 'area_id'>[] = [
     hysteresis: 0,
     enabled: true,
   },
+  {
+    metric: 'meter_missing',
+    level: 3,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 0,
+    enabled: true,
+  },
+  {
+    // Loop flow has all but stopped (a closed valve, a dead pump); sites raise it to their design.
+    metric: 'flow_low',
+    level: 2,
+    threshold: 2,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 0.5,
+    enabled: true,
+  },
+  {
+    metric: 'pump_fault',
+    level: 1,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 30,
+    hysteresis: 0,
+    enabled: true,
+  },
+  {
+    metric: 'tank_pump_fault',
+    level: 1,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 30,
+    hysteresis: 0,
+    enabled: true,
+  },
+  {
+    metric: 'fan_fault',
+    level: 2,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 0,
+    enabled: true,
+  },
+  {
+    metric: 'pool_hijacked',
+    level: 1,
+    threshold: null,
+    threshold_max: null,
+    sustain_seconds: 60,
+    hysteresis: 0,
+    enabled: true,
+  },
 ];
 
 // ── Alert lists: realtime (open) and history (closed) ───────────────────────────────────────
@@ -296,7 +411,7 @@ export const AlertListQuerySchema = AreaListQuerySchema.extend({
 export type AlertListQuery = z.infer<typeof AlertListQuerySchema>;
 
 /** History adds when the alert started: from (inclusive) and to (exclusive), epoch ms. */
-export const AlertHistoryQuerySchema = AlertListQuerySchema.extend({
+const startedRange = {
   from: optionalNumeric(
     z
       .number({ error: rule('rule.invalid') })
@@ -309,11 +424,29 @@ export const AlertHistoryQuerySchema = AlertListQuerySchema.extend({
       .int()
       .min(0),
   ),
-}).refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, {
+};
+const rangeInOrder = (q: { from?: number | undefined; to?: number | undefined }) =>
+  q.from === undefined || q.to === undefined || q.from < q.to;
+
+export const AlertHistoryQuerySchema = AlertListQuerySchema.extend(startedRange).refine(rangeInOrder, {
   path: ['to'],
   error: rule('rule.timeOrder'),
 });
 export type AlertHistoryQuery = z.infer<typeof AlertHistoryQuerySchema>;
+
+/** The history as a file: the list's filters and order, every page, CSV or XLSX. */
+export const AlertHistoryExportQuerySchema = AlertListQuerySchema.extend({
+  ...startedRange,
+  format: ExportFormatSchema,
+}).refine(rangeInOrder, { path: ['to'], error: rule('rule.timeOrder') });
+export type AlertHistoryExportQuery = z.infer<typeof AlertHistoryExportQuerySchema>;
+
+/**
+ * Why an alert ended: its condition cleared, or it was closed because its rule was changed or
+ * turned off, the rule was deleted, or the device was removed from the mine.
+ */
+export const alertEndReasons = ['recovered', 'rule_changed', 'rule_deleted', 'device_removed'] as const;
+export type AlertEndReason = (typeof alertEndReasons)[number];
 
 /** One alert as the lists show it: what, where, how bad, since when (and until when, in history). */
 export const AlertItemSchema = z.object({
@@ -333,10 +466,13 @@ export const AlertItemSchema = z.object({
   detail: z.string(),
   started_at: z.number(),
   ended_at: z.number().nullable(),
+  end_reason: z.enum(alertEndReasons).nullable(),
   acked_at: z.number().nullable(),
   /** Who acknowledged it (their user name), when someone did. */
   acked_by: z.string().nullable(),
   ack_note: z.string().nullable(),
+  /** Until when the rule is silenced on this device (no notifications go out); null when not. */
+  silenced_until: z.number().nullable(),
 });
 export type AlertItem = z.infer<typeof AlertItemSchema>;
 
@@ -351,6 +487,20 @@ export const AlertAckBodySchema = AreaIdBodySchema.extend({
     .optional(),
 });
 export type AlertAckBody = z.infer<typeof AlertAckBodySchema>;
+
+/**
+ * Silences the rule of an alert on its device for `minutes` (the alert stays on the lists; no
+ * notification goes out for it until then); 0 lifts a silence.
+ */
+export const AlertSilenceBodySchema = AreaIdBodySchema.extend({
+  minutes: intInRange(0, alertRuleLimits.silenceMaxMinutes),
+  note: z
+    .string({ error: rule('rule.invalidType') })
+    .trim()
+    .max(alertNoteMax, { error: rule('rule.tooLong', { max: alertNoteMax }) })
+    .optional(),
+});
+export type AlertSilenceBody = z.infer<typeof AlertSilenceBodySchema>;
 
 export const alarmEndpoints = {
   /** Open alerts of the mine (spec §7 `fbox.warnning/index`). */
@@ -369,6 +519,15 @@ export const alarmEndpoints = {
     query: AlertHistoryQuerySchema,
     data: listOf(AlertItemSchema),
   }),
+  /** Closed alerts of the mine as CSV or XLSX, with the list's filters and order. */
+  alarmHistoryExport: endpoint({
+    method: 'GET',
+    path: '/index/fbox.history/export',
+    permission: 'user',
+    query: AlertHistoryExportQuerySchema,
+    data: z.string(),
+    download: true,
+  }),
   /** Acknowledges an alert of the mine (once: a second acknowledgement keeps the first). */
   alarmAck: endpoint({
     method: 'POST',
@@ -376,6 +535,48 @@ export const alarmEndpoints = {
     permission: 'user',
     body: AlertAckBodySchema,
     data: AlertItemSchema,
+    mutates: true,
+    success: 'api.modified',
+  }),
+  /** Silences an alert's rule on its device for a while, or lifts the silence (`minutes` 0). */
+  alarmSilence: endpoint({
+    method: 'POST',
+    path: '/index/fbox.warnning/silence',
+    permission: 'operate:alertRules',
+    body: AlertSilenceBodySchema,
+    data: AlertItemSchema,
+    mutates: true,
+    success: 'api.modified',
+  }),
+  /** The alert rules of a mine (spec §7 `fbox.oillist/get_alert_setting`). */
+  alertRuleList: endpoint({
+    method: 'GET',
+    path: '/index/fbox.oillist/get_alert_setting',
+    permission: 'user',
+    query: AlertRuleListQuerySchema,
+    data: z.array(AlertRuleSchema),
+  }),
+  /**
+   * Adds or changes a rule. (Spec §7's `oil_setting` is the tank's energy-saving command here, so
+   * the rule write pairs with `get_alert_setting` under its own name.) Turning a rule off or
+   * changing what it watches closes its open alerts.
+   */
+  alertRuleSave: endpoint({
+    method: 'POST',
+    path: '/index/fbox.oillist/set_alert_setting',
+    permission: 'operate:alertRules',
+    body: AlertRuleSaveBodySchema,
+    data: AlertRuleSchema,
+    mutates: true,
+    success: 'api.modified',
+  }),
+  /** Deletes a rule; its open alerts close, its history stays. */
+  alertRuleDelete: endpoint({
+    method: 'POST',
+    path: '/index/fbox.oillist/del_alert_setting',
+    permission: 'operate:alertRules',
+    body: AreaIdBodySchema,
+    data: z.null(),
     mutates: true,
     success: 'api.modified',
   }),

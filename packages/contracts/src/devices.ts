@@ -505,5 +505,7 @@ export const LiveMessageSchema = z.discriminatedUnion('type', [
     level: z.number().int(),
     open: z.boolean(),
   }),
+  /** The user's inbox changed (sent only to the users it concerns): badge and Messages refetch. */
+  z.object({ type: z.literal('inbox') }),
 ]);
 export type LiveMessage = z.infer<typeof LiveMessageSchema>;

@@ -44,6 +44,7 @@ import {
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
 import { fboxConfigEndpoints } from './fbox-config.js';
+import { inboxEndpoints } from './inbox.js';
 import {
   MinerBatchResultSchema,
   MinerDeletedSchema,
@@ -60,6 +61,7 @@ import {
   MinerPoolBodySchema,
 } from './miner.js';
 import { mineEndpoints } from './mines.js';
+import { notifyEndpoints } from './notify.js';
 import { oplogEndpoints } from './oplog.js';
 import { poolEndpoints } from './pools.js';
 import { OptionalIdNumberSchema } from './rules.js';
@@ -548,6 +550,8 @@ export const endpoints = {
   ...fboxConfigEndpoints,
   ...oplogEndpoints,
   ...alarmEndpoints,
+  ...inboxEndpoints,
+  ...notifyEndpoints,
   ...taskEndpoints,
 } as const;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AreaIdBodySchema, AreaListQuerySchema, AreaScopeSchema, sortOf } from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
-import { IdSchema, requiredText, rule } from './rules.js';
+import { flagFromInput, IdSchema, requiredText, rule } from './rules.js';
 
 /**
  * Mining pools of a mine (spec §3 Observer link, §7 `fbox.pool` and `admin/area/pool`): observer
@@ -62,11 +62,7 @@ const SecretSchema = z.preprocess(
 );
 
 /** A flag from JSON (true/false) or a form field ('1'/'0', 'true'/'false'); missing is false. */
-const FlagSchema = z.preprocess((v) => {
-  if (v === 1 || v === '1' || v === 'true') return true;
-  if (v === 0 || v === '0' || v === 'false' || v === '' || v === null) return false;
-  return v;
-}, z.boolean({ error: rule('rule.invalid') }).optional());
+const FlagSchema = z.preprocess(flagFromInput, z.boolean({ error: rule('rule.invalid') }).optional());
 
 /** The fields an observer link and a pool subaccount share. */
 const poolFields = {

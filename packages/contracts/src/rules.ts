@@ -111,6 +111,16 @@ export const IdSchema = numeric(idNumber);
 export const OptionalIdNumberSchema = optionalNumeric(idNumber);
 
 /** `on` / `off` switches of the legacy forms; also accepts 1/0 and booleans. */
+/**
+ * A yes/no as clients send it: a boolean in a JSON body, `1`/`0` or `true`/`false` text in a form
+ * post ('' and null read as no); anything else is left for the schema to refuse.
+ */
+export const flagFromInput = (v: unknown): unknown => {
+  if (v === 1 || v === '1' || v === 'true') return true;
+  if (v === 0 || v === '0' || v === 'false' || v === '' || v === null) return false;
+  return v;
+};
+
 export const OnOffSchema = z.preprocess(
   (value) => {
     if (value === true || value === 1 || value === '1') return 'on';

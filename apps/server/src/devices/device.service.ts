@@ -33,6 +33,12 @@ export interface CreatedFbox {
   mqtt_password: string;
 }
 
+/** Devices gone from their mine: a whole box (its tanks and miners too), or tanks or miners. */
+export type RemovedDevices =
+  | { fboxId: number }
+  | { areaId: number; kind: 'tank' | 'miner'; ids: readonly number[] };
+export type RemovedListener = (removed: RemovedDevices) => Promise<void>;
+
 /** How long a device-id lookup is trusted: boxes change rarely and another process may create them. */
 const identityTtlMs = 30_000;
 
@@ -47,6 +53,7 @@ export class DeviceService {
   private generation = 0;
   /** Closes a device's live MQTT sessions (embedded broker only); set by the MQTT plugin. */
   private sessionCloser: ((deviceId: string) => number) | null = null;
+  private readonly removedListeners: RemovedListener[] = [];
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -54,6 +61,19 @@ export class DeviceService {
     /** MQTT and collector passwords are stored sealed (encrypted at rest). */
     private readonly secrets: SecretBox,
   ) {}
+
+  /** Adds work to every removal of devices from their mine (the alarm center closes their alerts). */
+  onRemoved(listener: RemovedListener): void {
+    this.removedListeners.push(listener);
+  }
+
+  /**
+   * Announces devices gone from their mine, after the change committed: a box deleted or moved to
+   * another mine (with its tanks and miners), or tanks or miners deleted.
+   */
+  async removed(removed: RemovedDevices): Promise<void> {
+    for (const listener of this.removedListeners) await listener(removed);
+  }
 
   async createFbox(areaId: number, input: CreateFboxInput): Promise<CreatedFbox> {
     const deviceId = newDeviceId();

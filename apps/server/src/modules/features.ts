@@ -13,6 +13,7 @@ import type { HandlerMap } from './handler.js';
 import { messageFeature } from './message/message.feature.js';
 import { mineFeature } from './mine/mine.feature.js';
 import { minerFeature } from './miner/miner.feature.js';
+import { notifyFeature } from './notify/notify.feature.js';
 import { oplogFeature } from './oplog/oplog.feature.js';
 import { poolFeature } from './pool/pool.feature.js';
 import { subaccountFeature } from './subaccount/subaccount.feature.js';
@@ -29,7 +30,6 @@ export const features = [
   authFeature,
   userFeature,
   areaFeature,
-  messageFeature,
   fboxFeature,
   tankFeature,
   minerFeature,
@@ -43,6 +43,8 @@ export const features = [
   oplogFeature,
   taskFeature,
   alarmFeature,
+  messageFeature,
+  notifyFeature,
 ] as const;
 
 /** The endpoints the listed features handle (the keys of each one's handlers). */

@@ -4,7 +4,11 @@ import type { LiveEvent, LiveEvents } from './live-events.js';
 /** What the hub needs of a connected browser. */
 export interface LiveClient {
   send(text: string): void;
+  /** The signed-in user, for events addressed to users (their inbox) rather than a mine. */
+  userId?: number;
 }
+
+const inboxFrame = JSON.stringify({ type: 'inbox' } satisfies LiveMessage);
 
 /** Telemetry pushes per area are coalesced to at most one per this many ms. */
 export const TELEMETRY_COALESCE_MS = 2000;
@@ -66,6 +70,14 @@ export class LiveHub {
   }
 
   private dispatch(event: LiveEvent): void {
+    if (event.type === 'inbox') {
+      // Addressed to users, whichever mine their console shows.
+      const users = new Set(event.userIds);
+      for (const room of this.rooms.values())
+        for (const client of room.clients)
+          if (client.userId !== undefined && users.has(client.userId)) this.send(client, inboxFrame);
+      return;
+    }
     const room = this.rooms.get(event.areaId);
     if (!room) return;
     switch (event.type) {
@@ -106,12 +118,14 @@ export class LiveHub {
 
   private broadcast(room: AreaRoom, message: LiveMessage): void {
     const text = JSON.stringify(message);
-    for (const client of room.clients) {
-      try {
-        client.send(text);
-      } catch {
-        // A client that cannot take a message is closed by its heartbeat.
-      }
+    for (const client of room.clients) this.send(client, text);
+  }
+
+  private send(client: LiveClient, text: string): void {
+    try {
+      client.send(text);
+    } catch {
+      // A client that cannot take a message is closed by its heartbeat.
     }
   }
 }

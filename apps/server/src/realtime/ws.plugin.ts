@@ -94,6 +94,7 @@ export const realtimePlugin = fp<RealtimeOptions>(
       // The browser sends nothing we act on; anything it sends is ignored.
       socket.on('message', () => {});
       const leave = hub.join(session.areaId, {
+        userId: session.user.id,
         send: (text) => {
           if (socket.readyState === socket.OPEN) socket.send(text);
         },

@@ -39,6 +39,10 @@ interface Tenant {
   runId: number;
   /** The mine's open alert. */
   alertId: number;
+  /** One of the mine's alert rules. */
+  alertRuleId: number;
+  /** A message in the inbox of the tenant's user, about the mine. */
+  messageId: number;
 }
 
 /** Field name → the object it refers to. */
@@ -64,6 +68,7 @@ const idRefs: [RegExp, keyof Tenant][] = [
   // Before the generic fbox.area entry: the first match wins.
   [/\/fbox\.area\/revoke_client$/, 'mqttClientId'],
   [/\/fbox\.boxlist\//, 'fboxId'],
+  [/\/fbox\.oillist\/(set|del)_alert_setting$/, 'alertRuleId'],
   [/\/fbox\.oillist\//, 'tankId'],
   [/\/fbox\.miner\//, 'minerId'],
   [/\/fbox\.area\//, 'areaId'],
@@ -71,6 +76,8 @@ const idRefs: [RegExp, keyof Tenant][] = [
   [/\/fbox\.user\//, 'userId'],
   [/\/fbox\.pool\//, 'observerLinkId'],
   [/\/fbox\.warnning\//, 'alertId'],
+  [/\/fbox\.notify\/alert$/, 'alertId'],
+  [/\/fbox\.message\//, 'messageId'],
   [/\/admin\/fbox\/config\//, 'fboxId'],
   [/\/minerGroup\//, 'groupId'],
   [/\/taskReboot\//, 'rebootTaskId'],
@@ -103,6 +110,9 @@ const ownAccount: Partial<Record<EndpointName, string>> = {
   realIp: "answers the caller's own IP address",
   overclockPolicy: "answers the caller's own account's last overclock policy",
   mineList: "lists the caller's own mines with their Agent Keys (masters and administrators)",
+  notifyChannels: 'answers which push channels the server is configured for',
+  notifyTest: "sends a test notification to the caller's own saved addresses",
+  notifyLanguage: "records the caller's own notification language",
 };
 
 const table = (Object.entries(endpoints) as [EndpointName, Endpoint][]).filter(
@@ -219,6 +229,21 @@ const tenant = async (
       .executeTakeFirstOrThrow();
     alertIds.push(alert.id);
   }
+  const message = await app.db
+    .insertInto('messages')
+    .values({
+      user_id: userId,
+      area_id: area.id,
+      level: 2,
+      kind: 'alert_fired',
+      alert_id: alertIds[0]!,
+      params: JSON.stringify({ metric: 'fbox_temp_high', target: 'fbox', device: `${marker} alert box` }),
+      title: `${marker} message`,
+      content: `${marker} message content`,
+      created_at: 1_000,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const run = await app.db
     .insertInto('task_runs')
     .values({ task_id: rebootTask.id, area_id: area.id, started_at: 0, finished_at: null })
@@ -230,6 +255,8 @@ const tenant = async (
     tempTaskId: tempTask.id,
     runId: run.id,
     alertId: alertIds[0]!,
+    alertRuleId: (await app.alertRules.list(area.id))[0]!.id,
+    messageId: message.id,
     mqttClientId: client.id,
     areaId: area.id,
     observerLinkId: link.id,

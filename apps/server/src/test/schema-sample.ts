@@ -41,6 +41,7 @@ export const samples: Record<string, unknown> = {
   end_at: 1_735_776_000_000,
   voltage_max: 400,
   observer_url: 'https://pool.example.com/observer',
+  threshold: 40,
 };
 
 export interface SampleOptions {
@@ -160,11 +161,11 @@ export const sample = (schema: z.ZodType, options: SampleOptions, name = ''): un
   }
 };
 
-/** The schema under optional/default/pipe wrappers. */
+/** The schema under optional/default/pipe wrappers (a preprocess's target, a transform's source). */
 const unwrap = (schema: z.ZodType): z.ZodType => {
   const def = defOf(schema);
   if (['optional', 'default', 'prefault', 'nullable'].includes(def.type)) return unwrap(def.innerType!);
-  if (def.type === 'pipe') return unwrap(def.out!);
+  if (def.type === 'pipe') return unwrap(defOf(def.in!).type === 'transform' ? def.out! : def.in!);
   return schema;
 };
 

@@ -6,6 +6,7 @@ import {
 } from '@fbox/contracts';
 import { findModel, type MinerModelSpec, modelsFor, POOLS, poolName } from './catalog.js';
 import { executeCommand } from './commands.js';
+import { expireFaults, type InjectedFault } from './faults.js';
 import { allocateIps, parseIpRange } from './ip.js';
 import { type BoxKind, Miner, type MinerTimings, NO_READING } from './miner.js';
 import { clamp, hash32, Rng, relax, round, SmoothNoise } from './random.js';
@@ -70,11 +71,14 @@ export interface MeterState {
 }
 
 export interface HydroLoop {
-  pumps: Array<{ no: number; on: boolean; manualPct: number; frac: number }>;
+  /** `tripped`: an injected drive fault (`pump_fault`): stopped while switched on. */
+  pumps: Array<{ no: number; on: boolean; manualPct: number; frac: number; tripped?: boolean }>;
   controlMode: 'auto' | 'manual';
   waterIn: number;
   waterOut: number;
   valve: number;
+  /** An injected stuck valve (`flow_low`), % open; null: the valve follows its controller. */
+  valveStuck?: number | null;
 }
 
 /** Result of a command on the model. `intervalMs` is set when `fbox.config` changed the reporting interval. */
@@ -104,6 +108,12 @@ export class FboxModel {
   readonly publicIp: string;
   faultRate: number;
   readonly timings: MinerTimings;
+  /** Faults injected by name (`injectFault`), with what undoes each. */
+  readonly injected: InjectedFault[] = [];
+  /** Injected voltage sag per phase, V (`voltage_sag`). */
+  readonly voltageSag: [number, number, number] = [0, 0, 0];
+  /** Meters left out of the reports (`meter_missing`). */
+  readonly missingMeters = new Set<1 | 2>();
   private lastNow: number;
   private readonly rng: Rng;
   private readonly ambientBase: number;
@@ -345,13 +355,15 @@ export class FboxModel {
     const design = Math.max(this.designHeatKw, 1);
     for (const p of loop.pumps) {
       const target = p.on ? (loop.controlMode === 'auto' ? 0.9 : p.manualPct / 100) : 0;
-      p.frac = relax(p.frac, target, dtS, 10);
+      p.frac = p.tripped ? 0 : relax(p.frac, target, dtS, 10);
     }
-    loop.valve = clamp(80 + this.valveNoise.current, 0, 100);
+    loop.valve = loop.valveStuck ?? clamp(80 + this.valveNoise.current, 0, 100);
     const flowFrac = loop.pumps.reduce((s, p) => s + p.frac, 0) / loop.pumps.length;
     // Dry cooler: 10 °C approach at design heat; water loop: 8 °C rise at design heat, full flow.
     loop.waterIn = relax(loop.waterIn, ambient + (10 * heatKw) / design, dtS, 600);
-    const flow = (design / 8) * Math.max(flowFrac * (loop.valve / 80), 0.04);
+    // A stuck valve (injected `flow_low`) starves the metered branch; the bypass keeps half the cooling.
+    const valve = loop.valveStuck == null ? loop.valve : Math.max(loop.valve, 40);
+    const flow = (design / 8) * Math.max(flowFrac * (valve / 80), 0.04);
     loop.waterOut = relax(loop.waterOut, loop.waterIn + Math.min(heatKw / flow, 40), dtS, 60);
   }
 
@@ -374,6 +386,7 @@ export class FboxModel {
   /** Advance to `now`, roll faults, and build the telemetry message with sequence number `seq`. */
   report(seq: number, now: number): TelemetryMessage {
     this.advance(now);
+    expireFaults(this, now);
     this.rollFaults(now);
     const ambient = this.ambient(now);
     const glitch = this.boxGlitch;
@@ -385,14 +398,16 @@ export class FboxModel {
           ? NO_READING
           : round(clamp(this.humidityBase + this.humidityNoise.current, 10, 95), 1),
       voltage: this.voltageBase.map((v, i) =>
-        round(clamp(v + this.voltageNoise[i]!.current, 330, 430), 1),
+        round(clamp(v + this.voltageNoise[i]!.current, 330, 430) - this.voltageSag[i]!, 1),
       ) as [number, number, number],
       power_kw: round(this.meters[0].powerKw + this.meters[1].powerKw, 2),
-      meters: this.meters.map((m) => ({
-        no: m.no,
-        energy_kwh: round(m.energyKwh, 3),
-        power_kw: round(m.powerKw, 2),
-      })),
+      meters: this.meters
+        .filter((m) => !this.missingMeters.has(m.no))
+        .map((m) => ({
+          no: m.no,
+          energy_kwh: round(m.energyKwh, 3),
+          power_kw: round(m.powerKw, 2),
+        })),
       public_ip: this.publicIp,
     };
     if (this.kind === 'immersion') {

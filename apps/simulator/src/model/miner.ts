@@ -63,7 +63,8 @@ export interface MinerIdentity {
 }
 
 interface ActiveFault {
-  kind: Exclude<MinerFaultKind, 'sensor'>;
+  /** `drop`: an injected hashrate drop without a fault code (`hashrate_drop`). */
+  kind: Exclude<MinerFaultKind, 'sensor'> | 'drop';
   until: number;
   /** Hashrate factor while it lasts. */
   factor: number;
@@ -136,7 +137,8 @@ export class Miner {
 
   /** Fault code as reported: empty when healthy. */
   faultCode(): string {
-    if (!this.fault || this.fault.kind === 'offline') return this.chipAvgTemp > OVERHEAT_C ? 'temp_high' : '';
+    if (!this.fault || this.fault.kind === 'offline' || this.fault.kind === 'drop')
+      return this.chipAvgTemp > OVERHEAT_C ? 'temp_high' : '';
     return this.fault.kind === 'sag' ? 'chain' : this.fault.kind;
   }
 

@@ -15,6 +15,8 @@ export interface DeviceState {
   manualPct: number;
   /** Current speed, fraction 0–1. */
   frac: number;
+  /** An injected drive fault: stopped at 0 whatever it is switched to. */
+  tripped?: boolean;
 }
 
 /**
@@ -31,6 +33,8 @@ export class Tank {
   readonly pump: DeviceState;
   oilIn: number;
   oilOut: number;
+  /** Injected fault (`tank_hot`): extra oil outlet rise, °C (fouled exchanger, blocked flow). */
+  overheatC = 0;
   private readonly levelBase: number;
   private readonly levelNoise: SmoothNoise;
   private readonly waterNoise: SmoothNoise;
@@ -93,13 +97,14 @@ export class Tank {
       for (const fan of this.fans) fan.frac = relax(fan.frac, fan.on ? fan.manualPct / 100 : 0, dtS, 10);
       this.pump.frac = relax(this.pump.frac, this.pump.on ? this.pump.manualPct / 100 : 0, dtS, 10);
     }
+    for (const drive of [...this.fans, this.pump]) if (drive.tripped) drive.frac = 0;
     // Heat exchanger + dry cooler: 10 °C approach over ambient at design heat with fans at 100 %.
     const ua = (design / 10) * this.exchanger * (0.08 + 0.92 * this.meanFanFrac());
     const inTarget = ambient + heatKw / ua;
     this.oilIn = relax(this.oilIn, inTarget, dtS, 600);
     // Oil loop: 6 °C rise through the tank at design heat with the pump at 100 %.
     const flow = (design / 6) * Math.max(this.pump.frac, 0.04);
-    const outTarget = this.oilIn + Math.min(heatKw / flow, 45);
+    const outTarget = this.oilIn + Math.min(heatKw / flow, 45) + this.overheatC;
     this.oilOut = relax(this.oilOut, outTarget, dtS, 90);
     this.levelNoise.step(dtS);
     this.waterNoise.step(dtS);

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { alarmKeys } from '../features/alarm';
 import { fboxKeys, minerKeys, tankKeys } from '../features/device';
 import { homeKeys } from '../features/home';
+import { messageKeys } from '../features/messages';
 import { openLiveSocket } from '../lib/live-socket';
 
 /**
@@ -33,6 +34,8 @@ export const liveInvalidations = (message: LiveMessage): QueryKey[] => {
       ];
     case 'alert':
       return [alarmKeys.all];
+    case 'inbox':
+      return [messageKeys.all];
     case 'hello':
       return [];
   }

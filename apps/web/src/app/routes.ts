@@ -6,6 +6,7 @@ import { deviceGroup } from '../features/device/routes';
 import { errorRoutes } from '../features/errors/routes';
 import { homeRoute } from '../features/home/routes';
 import { logsGroup } from '../features/logs/routes';
+import { messagesRoute } from '../features/messages/routes';
 import { redirectRoute } from '../features/redirect/routes';
 import { setGroup } from '../features/set/routes';
 import { statisticGroup } from '../features/statistic/routes';
@@ -32,6 +33,8 @@ export const routeTable: RouteDescriptor[] = [
   ...authRoutes,
   ...errorRoutes,
   ...boardScreens,
+  // Catalogue screens without a route of spec §2, reached from the layout (the badge).
+  messagesRoute,
   ...menuTree.flatMap((node) => (isGroup(node) ? node.routes : [node])),
 ];
 

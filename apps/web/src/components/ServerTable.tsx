@@ -51,6 +51,8 @@ export interface ServerTableProps<T> {
   scrollX?: number;
   /** The hidden columns when the page holds them (`useHiddenColumns`), else the table does. */
   hiddenColumns?: [string[], (next: string[]) => void];
+  /** A detail shown under a row when it is expanded. */
+  expandedRow?: (item: T) => ReactNode;
 }
 
 const hiddenKey = (tableId: string) => `${storageKeys.columnsPrefix}${tableId}`;
@@ -100,6 +102,7 @@ export const ServerTable = <T extends object>({
   rowKey = 'id',
   scrollX,
   hiddenColumns,
+  expandedRow,
 }: ServerTableProps<T>) => {
   const { t } = useTranslation();
   const own = useHiddenColumns(tableId, columns);
@@ -214,6 +217,7 @@ export const ServerTable = <T extends object>({
         onChange={onChange as never}
         scroll={{ x: scrollX ?? 'max-content' }}
         locale={{ emptyText }}
+        expandable={expandedRow ? { expandedRowRender: expandedRow } : undefined}
         rowSelection={
           selection
             ? {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { LangSwitch } from '../components/LangSwitch';
 import { useStore } from '../lib/store';
 import { deviceStore, sidebarStore, toggleSidebar } from '../lib/ui-store';
+import { AlertBadge } from './AlertBadge';
 import { AreaSelect } from './AreaSelect';
 import { Breadcrumbs } from './Breadcrumbs';
 import styles from './Layout.module.css';
@@ -35,6 +36,7 @@ export const Navbar = ({ onOpenSettings }: { onOpenSettings: () => void }) => {
         {!mobile && <LiveClock />}
         <TimeZoneSelect />
         <AreaSelect />
+        <AlertBadge />
         <NoticeBadge />
         <LangSwitch />
         <Tooltip title={t('layout.settings.title')}>

@@ -2,7 +2,7 @@ import { type EndpointName, endpoints, type RuleList } from '@fbox/contracts';
 import { describe, expect, it } from 'vitest';
 import { canCall } from './access';
 
-const all = ['minerControl', 'minerPool', 'tankControl', 'taskControl'] as const;
+const all = ['minerControl', 'minerPool', 'tankControl', 'taskControl', 'alertRules'] as const;
 const master: RuleList = { role: 'master', rules: [...all], all: [...all] };
 const administrator: RuleList = { role: 'administrator', rules: [...all], all: [...all] };
 const operator = (...rules: RuleList['rules']): RuleList => ({ role: 'operator', rules, all: [...all] });

@@ -80,6 +80,21 @@ export const schemaRule = (schema: z.ZodType, { label, when }: SchemaRuleOptions
   },
 });
 
+/**
+ * An antd rule for one field of a form whose schema checks fields together (a threshold required
+ * and in range for the chosen metric): the whole form is validated, the issues of `field` reported.
+ * List the fields it reads in the item's `dependencies`, so it runs again when they change.
+ */
+export const formSchemaRule =
+  (schema: z.ZodType, field: string, { label }: SchemaRuleOptions): Rule =>
+  ({ getFieldsValue }) => ({
+    validator: async () => {
+      const result = schema.safeParse(getFieldsValue(true));
+      const issue = result.success ? undefined : result.error.issues.find((i) => i.path[0] === field);
+      if (issue) throw new Error(localizeRule(issue.message, label));
+    },
+  });
+
 const isRuleKey = (message: string) => i18n.exists(parseRuleMessage(message).key);
 
 /** The label of a server field (`pushContent.emailList.0` → "Email list"), if the messages name it. */

@@ -207,9 +207,11 @@ describeDb('alert lists: realtime and history', () => {
         detail: '',
         started_at: 3000,
         ended_at: null,
+        end_reason: null,
         acked_at: 3500,
         acked_by: 'alarm_master',
         ack_note: 'on it',
+        silenced_until: null,
       },
       expect.objectContaining({ id: ids.oil, target: 'tank', fbox_name: 'Box A', acked_by: null }),
       expect.objectContaining({ id: ids.hot, value: 50, peak_value: 57, fbox_name: 'Box A' }),
@@ -225,8 +227,50 @@ describeDb('alert lists: realtime and history', () => {
       detail: 'E12',
       started_at: 1500,
       ended_at: 2500,
+      end_reason: 'recovered',
       fbox_name: 'Box A',
     });
+  });
+
+  it("exports the history with its filters and order as CSV and XLSX, in the reader's language", async () => {
+    const download = (query: Record<string, string>, lang = 'en') =>
+      get(
+        t.app,
+        '/index/fbox.history/export',
+        { area_id: String(areaId), ...query },
+        { token, headers: { lang } },
+      );
+    const csv = await download({ sort: 'started_at' });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toMatch(/filename="alert-history-\d+-\d{4}-\d\d-\d\d\.csv"/);
+    const lines = csv.body.split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe(
+      '\uFEFFLevel,Rule,Device type,Device,FBOX,Value,Worst,Reported,Started,Ended,Duration (s),Ended because,Acknowledged by,Acknowledged at,Note',
+    );
+    expect(lines).toHaveLength(4);
+    // Times in the master's zone (UTC+8), the duration in seconds.
+    expect(lines[1]).toBe(
+      'Minor,Container humidity high,FBOX,Box B,Box B,90,95,,1970-01-01 08:00:00,1970-01-01 08:00:04,4,Recovered,,,',
+    );
+    expect(lines[3]).toMatch(/^Critical,Short-circuit sensor tripped,Tank,Tank South,Box B,,,,/);
+    const zh = await download({ level: '1' }, 'zh-cn');
+    const zhLines = zh.body.split('\r\n').filter(Boolean);
+    expect(zhLines[0]).toContain('级别,规则');
+    expect(zhLines.slice(1)).toEqual([expect.stringMatching(/^紧急,短路/)]);
+    const xlsx = await download({ format: 'xlsx' });
+    expect(xlsx.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // Another master's token: not found, no file.
+    const intruder = await login(t.app, await createMaster(t.app));
+    const refused = await get(
+      t.app,
+      '/index/fbox.history/export',
+      { area_id: String(areaId) },
+      { token: intruder },
+    );
+    expect(refused.json().code).toBe(Code.NOT_FOUND);
   });
 
   it('filters by level, target, metric, FBOX and a case-insensitive keyword on the device name', async () => {

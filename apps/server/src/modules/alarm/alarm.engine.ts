@@ -1,11 +1,13 @@
 import { type AlertRule, type AlertTarget, alertMetrics } from '@fbox/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { RemovedDevices } from '../../devices/device.service.js';
 import type { AppliedTelemetry } from '../../ingest/ingest.service.js';
 import type { StatusChange } from '../../ingest/status.service.js';
 import type { Clock } from '../../lib/clock.js';
 import type { LiveEvents } from '../../realtime/live-events.js';
+import type { AlertsTable } from './alarm.schema.js';
 import {
   fboxReading,
   isWorse,
@@ -16,6 +18,7 @@ import {
 } from './alarm-conditions.js';
 import { AlertRepository, type AlertStateRow, type RuleDevice } from './alert.repository.js';
 import { AlertOfflineRepository } from './alert-offline.repository.js';
+import { configuredPoolsOf, minerKey } from './alert-pool.repository.js';
 import { AlertRuleRepository } from './alert-rule.repository.js';
 
 declare module '../../realtime/live-events.js' {
@@ -26,6 +29,25 @@ declare module '../../realtime/live-events.js' {
 }
 
 type Box = { id: number; area_id: number };
+
+/**
+ * An alert opened (`fired`) or closed (`recovered`), handed to transition listeners inside the
+ * transaction that made it: what they write commits or rolls back with the transition itself.
+ */
+export interface AlertTransition {
+  /**
+   * `fired`: it opened; `recovered`: its condition cleared; `closed`: a person closed it by changing
+   * or deleting its rule or removing its device (`alert.end_reason` says which).
+   */
+  kind: 'fired' | 'recovered' | 'closed';
+  /** The alert as stored after the transition (`ended_at` set unless fired). */
+  alert: Selectable<AlertsTable>;
+  at: number;
+  /** The rule is silenced on the device: the alert is recorded, no notification goes out. */
+  silenced: boolean;
+}
+
+export type TransitionListener = (trx: Transaction<DB>, transition: AlertTransition) => Promise<void>;
 
 /** A rule's verdict on one device of a telemetry message, named as the message names it. */
 interface Check {
@@ -61,6 +83,7 @@ export class AlarmEngine {
   private readonly rules: AlertRuleRepository;
   private readonly alerts: AlertRepository;
   private readonly offline: AlertOfflineRepository;
+  private readonly transitionListeners: TransitionListener[] = [];
 
   constructor(
     private readonly deps: { db: Kysely<DB>; clock: Clock; live: LiveEvents; log: FastifyBaseLogger },
@@ -68,6 +91,54 @@ export class AlarmEngine {
     this.rules = new AlertRuleRepository(deps.db);
     this.alerts = new AlertRepository(deps.db);
     this.offline = new AlertOfflineRepository(deps.db);
+  }
+
+  /**
+   * Adds work to every alert transition, run in its transaction (the notification outbox, the
+   * inbox). A listener that throws rolls the transition back; it is evaluated again next time.
+   */
+  onTransition(listener: TransitionListener): void {
+    this.transitionListeners.push(listener);
+  }
+
+  private within(kind: AlertTransition['kind'], at: number) {
+    return async (trx: Transaction<DB>, alert: Selectable<AlertsTable>) => {
+      if (this.transitionListeners.length === 0) return;
+      const silenced = await new AlertRepository(trx).isSilenced(alert, at);
+      for (const listener of this.transitionListeners) await listener(trx, { kind, alert, at, silenced });
+    };
+  }
+
+  /**
+   * Closes the open alerts of a rule (changed, turned off or deleted) and forgets its states. Run
+   * after the rule change committed; it waits for the evaluation under way, which may still have
+   * read the rule as it was, and closes again what that opened.
+   */
+  async closeRule(ruleId: number, reason: 'rule_changed' | 'rule_deleted'): Promise<number> {
+    return this.closeWhere({ ruleId }, reason);
+  }
+
+  /** Closes the open alerts of devices removed from their mine (a box: its tanks' and miners' too). */
+  async closeRemoved(removed: RemovedDevices): Promise<number> {
+    return this.closeWhere(
+      'fboxId' in removed ? removed : { areaId: removed.areaId, kind: removed.kind, deviceIds: removed.ids },
+      'device_removed',
+    );
+  }
+
+  private async closeWhere(
+    which: Parameters<AlertRepository['closeWhere']>[0],
+    reason: 'rule_changed' | 'rule_deleted' | 'device_removed',
+  ): Promise<number> {
+    let count = 0;
+    for (const pass of [1, 2]) {
+      if (pass === 2) await this.settled();
+      const now = this.deps.clock();
+      const closed = await this.alerts.closeWhere(which, reason, now, this.within('closed', now));
+      for (const alert of closed) this.publish(alert.rule_id, alert.level, alert.area_id, alert.id, false);
+      count += closed.length;
+    }
+    return count;
   }
 
   /** Ingest's `onApplied` listener: the messages that became their box's state are evaluated. */
@@ -174,6 +245,13 @@ export class AlarmEngine {
     ) => {
       if (obs) checks.push({ rule, kind, fbox, ref, obs });
     };
+    // Configured pools only for boxes of mines watching for pool hijacks.
+    const pools = await configuredPoolsOf(
+      this.deps.db,
+      applied
+        .filter(({ fbox }) => rulesByArea.get(fbox.area_id)?.some((r) => r.metric === 'pool_hijacked'))
+        .map(({ fbox }) => fbox.id),
+    );
     for (const { fbox, msg } of applied) {
       for (const rule of rulesByArea.get(fbox.area_id) ?? []) {
         const { target } = alertMetrics[rule.metric];
@@ -184,7 +262,13 @@ export class AlarmEngine {
             add(rule, 'tank', fbox, t.no, observe(rule, tankReading(rule.metric, t)));
         else
           for (const m of msg.miners)
-            add(rule, 'miner', fbox, m.sn, observe(rule, minerReading(rule.metric, m)));
+            add(
+              rule,
+              'miner',
+              fbox,
+              m.sn,
+              observe(rule, minerReading(rule.metric, m, pools.get(minerKey(fbox.id, m.sn)))),
+            );
       }
     }
     if (checks.length === 0) return;
@@ -264,7 +348,8 @@ export class AlarmEngine {
   ): Promise<void> {
     if (state?.alert_id != null) {
       if (obs.verdict === 'clear') {
-        if (await this.alerts.close(key, state.alert_id, now)) this.publish(rule, key, state.alert_id, false);
+        if (await this.alerts.close(key, state.alert_id, now, this.within('recovered', now)))
+          this.publish(rule.id, rule.level, key.areaId, state.alert_id, false);
       } else if (
         obs.value !== null &&
         state.peak_value !== null &&
@@ -290,38 +375,30 @@ export class AlarmEngine {
     obs: Observation,
     now: number,
   ): Promise<boolean> {
-    const alertId = await this.alerts.open(key, {
-      area_id: key.areaId,
-      rule_id: rule.id,
-      metric: rule.metric,
-      level: rule.level,
-      device_kind: key.kind,
-      device_id: key.deviceId,
-      fbox_id: key.fboxId,
-      device_name: await this.alerts.deviceName(key.kind, key.deviceId),
-      value: obs.value,
-      peak_value: obs.value,
-      detail: obs.detail,
-      started_at: now,
-    });
+    const alertId = await this.alerts.open(
+      key,
+      {
+        area_id: key.areaId,
+        rule_id: rule.id,
+        metric: rule.metric,
+        level: rule.level,
+        device_kind: key.kind,
+        device_id: key.deviceId,
+        fbox_id: key.fboxId,
+        device_name: await this.alerts.deviceName(key.kind, key.deviceId),
+        value: obs.value,
+        peak_value: obs.value,
+        detail: obs.detail,
+        started_at: now,
+      },
+      this.within('fired', now),
+    );
     if (alertId === null) return false;
-    this.publish(rule, key, alertId, true);
+    this.publish(rule.id, rule.level, key.areaId, alertId, true);
     return true;
   }
 
-  private publish(
-    rule: Pick<AlertRule, 'id' | 'level'>,
-    key: RuleDevice,
-    alertId: number,
-    open: boolean,
-  ): void {
-    this.deps.live.publish({
-      type: 'alert',
-      areaId: key.areaId,
-      alertId,
-      ruleId: rule.id,
-      level: rule.level,
-      open,
-    });
+  private publish(ruleId: number, level: number, areaId: number, alertId: number, open: boolean): void {
+    this.deps.live.publish({ type: 'alert', areaId, alertId, ruleId, level, open });
   }
 }

@@ -1,7 +1,7 @@
-import type { AlertMetric, AlertTarget } from '@fbox/contracts';
+import type { AlertEndReason, AlertMetric, AlertTarget } from '@fbox/contracts';
 import type { Generated } from 'kysely';
 
-/** Row types of the alarm tables (migration 0015). Times are UTC epoch ms. */
+/** Row types of the alarm tables (migrations 0015 and 0018). Times are UTC epoch ms. */
 
 export interface AlertRulesTable {
   id: Generated<number>;
@@ -55,9 +55,23 @@ export interface AlertsTable {
   detail: string;
   started_at: number;
   ended_at: number | null;
+  /** Why it ended (null while open). */
+  end_reason: AlertEndReason | null;
   acked_by: number | null;
   acked_at: number | null;
   ack_note: string | null;
+}
+
+/** A rule held quiet on one device until `until` (migration 0018): no notifications go out. */
+export interface AlertSilencesTable {
+  rule_id: number;
+  device_kind: AlertTarget;
+  device_id: number;
+  area_id: number;
+  until: number;
+  created_by: number;
+  note: string | null;
+  created_at: number;
 }
 
 /** The feature's tables, merged into the database's row types. */
@@ -66,5 +80,6 @@ declare module '../../db/schema.js' {
     alert_rules: AlertRulesTable;
     alert_states: AlertStatesTable;
     alerts: AlertsTable;
+    alert_silences: AlertSilencesTable;
   }
 }

@@ -86,11 +86,63 @@ export class AlertListRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** The list columns of alerts, with the FBOX's name and the acknowledging user's. */
+  /**
+   * Silences the rule of an alert on its device until `until` (replacing a silence there was), or
+   * lifts it (`until` null); false when the mine has no such alert.
+   */
+  async silence(
+    areaId: number,
+    alertId: number,
+    silence: { until: number; by: number; note: string | null; now: number } | null,
+  ): Promise<boolean> {
+    const alert = await this.db
+      .selectFrom('alerts')
+      .select(['rule_id', 'device_kind', 'device_id'])
+      .where('area_id', '=', areaId)
+      .where('id', '=', alertId)
+      .executeTakeFirst();
+    if (!alert) return false;
+    if (!silence) {
+      await this.db
+        .deleteFrom('alert_silences')
+        .where('rule_id', '=', alert.rule_id)
+        .where('device_kind', '=', alert.device_kind)
+        .where('device_id', '=', alert.device_id)
+        .execute();
+      return true;
+    }
+    // A rule deleted since the alert closed has nothing left to silence.
+    const rule = await this.db
+      .selectFrom('alert_rules')
+      .select('id')
+      .where('id', '=', alert.rule_id)
+      .executeTakeFirst();
+    if (!rule) return false;
+    const values = {
+      until: silence.until,
+      created_by: silence.by,
+      note: silence.note,
+      created_at: silence.now,
+    };
+    await this.db
+      .insertInto('alert_silences')
+      .values({ ...alert, area_id: areaId, ...values })
+      .onConflict((oc) => oc.columns(['rule_id', 'device_kind', 'device_id']).doUpdateSet(values))
+      .execute();
+    return true;
+  }
+
+  /** The list columns of alerts, with the FBOX's name, the acknowledging user's, and the silence. */
   private withNames<O>(query: SelectQueryBuilder<DB, 'alerts', O>) {
     return query
       .leftJoin('fboxes', 'fboxes.id', 'alerts.fbox_id')
       .leftJoin('users', 'users.id', 'alerts.acked_by')
+      .leftJoin('alert_silences', (join) =>
+        join
+          .onRef('alert_silences.rule_id', '=', 'alerts.rule_id')
+          .onRef('alert_silences.device_kind', '=', 'alerts.device_kind')
+          .onRef('alert_silences.device_id', '=', 'alerts.device_id'),
+      )
       .select([
         'alerts.id',
         'alerts.rule_id',
@@ -106,9 +158,11 @@ export class AlertListRepository {
         'alerts.detail',
         'alerts.started_at',
         'alerts.ended_at',
+        'alerts.end_reason',
         'alerts.acked_at',
         'users.username as acked_by',
         'alerts.ack_note',
+        'alert_silences.until as silenced_until',
       ]);
   }
 }

@@ -1,5 +1,5 @@
-import type { AlertTarget } from '@fbox/contracts';
-import type { Insertable, Kysely } from 'kysely';
+import type { AlertEndReason, AlertTarget } from '@fbox/contracts';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { AlertStatesTable, AlertsTable } from './alarm.schema.js';
 
@@ -20,6 +20,9 @@ export type NewAlert = Omit<
   Insertable<AlertsTable>,
   'id' | 'ended_at' | 'acked_by' | 'acked_at' | 'ack_note'
 >;
+
+/** Work done in the transaction of an alert's opening or closing, with the alert as stored. */
+export type WithinTransition = (trx: Transaction<DB>, alert: Selectable<AlertsTable>) => Promise<void>;
 
 /** Kysely queries for alert states and alerts, and the device ids and names they need. */
 export class AlertRepository {
@@ -78,9 +81,9 @@ export class AlertRepository {
   /**
    * Opens the alert unless one is open for the rule on the device already (the partial unique
    * index decides between processes), and records it in the state. Returns the new alert's id, or
-   * null when it was open already.
+   * null when it was open already. `within` runs in the same transaction, only for a new alert.
    */
-  open(key: RuleDevice, alert: NewAlert): Promise<number | null> {
+  open(key: RuleDevice, alert: NewAlert, within?: WithinTransition): Promise<number | null> {
     return this.db.transaction().execute(async (trx) => {
       const inserted = await trx
         .insertInto('alerts')
@@ -114,7 +117,9 @@ export class AlertRepository {
           oc.columns(['rule_id', 'device_kind', 'device_id']).doUpdateSet({ alert_id: alertId }),
         )
         .execute();
-      return inserted ? alertId : null;
+      if (!inserted) return null;
+      if (within) await within(trx, await selectAlert(trx, alertId));
+      return alertId;
     });
   }
 
@@ -129,18 +134,80 @@ export class AlertRepository {
       .execute();
   }
 
-  /** Ends an open alert and forgets the state; false when it was closed already. */
-  close(key: RuleDevice, alertId: number, now: number): Promise<boolean> {
+  /**
+   * Ends an open alert and forgets the state; false when it was closed already. `within` runs in
+   * the same transaction, only when this call closed it.
+   */
+  close(key: RuleDevice, alertId: number, now: number, within?: WithinTransition): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const ended = await trx
         .updateTable('alerts')
-        .set({ ended_at: now })
+        .set({ ended_at: now, end_reason: 'recovered' })
         .where('id', '=', alertId)
         .where('ended_at', 'is', null)
         .executeTakeFirst();
       await this.deleteState(trx, key, false);
-      return Number(ended.numUpdatedRows) > 0;
+      const closed = Number(ended.numUpdatedRows) > 0;
+      if (closed && within) await within(trx, await selectAlert(trx, alertId));
+      return closed;
     });
+  }
+
+  /**
+   * Closes, for `reason`, the open alerts of a rule or of devices, and forgets their states (pending
+   * ones too); `within` runs for each in the same transaction. Returns the closed alerts.
+   */
+  closeWhere(
+    which:
+      | { ruleId: number }
+      | { fboxId: number }
+      | { areaId: number; kind: AlertTarget; deviceIds: readonly number[] },
+    reason: Exclude<AlertEndReason, 'recovered'>,
+    now: number,
+    within?: WithinTransition,
+  ): Promise<Selectable<AlertsTable>[]> {
+    if ('deviceIds' in which && which.deviceIds.length === 0) return Promise.resolve([]);
+    return this.db.transaction().execute(async (trx) => {
+      let update = trx
+        .updateTable('alerts')
+        .set({ ended_at: now, end_reason: reason })
+        .where('ended_at', 'is', null);
+      let forget = trx.deleteFrom('alert_states');
+      if ('ruleId' in which) {
+        update = update.where('rule_id', '=', which.ruleId);
+        forget = forget.where('rule_id', '=', which.ruleId);
+      } else if ('fboxId' in which) {
+        update = update.where('fbox_id', '=', which.fboxId);
+        forget = forget.where('fbox_id', '=', which.fboxId);
+      } else {
+        const { areaId, kind, deviceIds } = which;
+        update = update
+          .where('area_id', '=', areaId)
+          .where('device_kind', '=', kind)
+          .where('device_id', 'in', deviceIds);
+        forget = forget
+          .where('area_id', '=', areaId)
+          .where('device_kind', '=', kind)
+          .where('device_id', 'in', deviceIds);
+      }
+      const closed = await update.returningAll().execute();
+      await forget.execute();
+      if (within) for (const alert of closed) await within(trx, alert);
+      return closed;
+    });
+  }
+
+  /** Whether the alert's rule is silenced on its device at `at`. */
+  async isSilenced(alert: Pick<AlertsTable, 'rule_id' | 'device_kind' | 'device_id'>, at: number) {
+    const row = await this.db
+      .selectFrom('alert_silences')
+      .select('until')
+      .where('rule_id', '=', alert.rule_id)
+      .where('device_kind', '=', alert.device_kind)
+      .where('device_id', '=', alert.device_id)
+      .where('until', '>', at)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** What an alert calls its device: the box's or tank's name, a miner's worker (or SN). */
@@ -172,6 +239,9 @@ export class AlertRepository {
     await query.execute();
   }
 }
+
+const selectAlert = (trx: Transaction<DB>, id: number) =>
+  trx.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 const stateKey = (key: RuleDevice) => ({
   rule_id: key.ruleId,

@@ -276,6 +276,7 @@ export class FboxService {
     this.deps.miners.invalidate(areaId);
     // Its telemetry is refused from now on, and its gateway (whose account is gone) is cut off.
     this.deps.devices.revoke(box.device_id);
+    await this.deps.devices.removed({ fboxId: id });
   }
 
   /** Moves a box (with its tanks and miners) to another mine of the same caller. */
@@ -308,6 +309,8 @@ export class FboxService {
     this.deps.devices.revoke(box.device_id);
     this.deps.miners.invalidate(areaId);
     this.deps.miners.invalidate(toAreaId);
+    // Its alerts were the old mine's: they close there; the new mine's rules judge it from now on.
+    await this.deps.devices.removed({ fboxId: id });
   }
 
   async regenerateMqtt(user: SessionUser, areaId: number, id: number) {

@@ -150,8 +150,11 @@ export class MinerService {
 
   async delete(user: Caller, areaId: number, ids: number[]) {
     await this.deps.areas.requireAccess(user, areaId);
-    const deleted = await this.repo().delete(areaId, [...new Set(ids)]);
+    const unique = [...new Set(ids)];
+    const deleted = await this.repo().delete(areaId, unique);
     this.invalidate(areaId);
+    // Ids of another mine were not deleted, and the removal names this mine only.
+    if (deleted > 0) await this.deps.devices.removed({ areaId, kind: 'miner', ids: unique });
     return { deleted };
   }
 

@@ -93,7 +93,7 @@ describeDb('sub-accounts (fbox.user)', () => {
       data: {
         role: 'operator',
         rules: ['minerControl', 'tankControl'],
-        all: ['minerControl', 'minerPool', 'tankControl', 'taskControl'],
+        all: ['minerControl', 'minerPool', 'tankControl', 'taskControl', 'alertRules'],
       },
     });
     expect((await get(t.app, '/index/fbox.area/index', {}, { token: sub })).json().data).toEqual([
@@ -107,8 +107,8 @@ describeDb('sub-accounts (fbox.user)', () => {
   it('answers the master its own rule list and the caller its address', async () => {
     expect((await get(t.app, '/index/fbox.user/getrule', {}, { token })).json().data).toEqual({
       role: 'master',
-      rules: ['minerControl', 'minerPool', 'tankControl', 'taskControl'],
-      all: ['minerControl', 'minerPool', 'tankControl', 'taskControl'],
+      rules: ['minerControl', 'minerPool', 'tankControl', 'taskControl', 'alertRules'],
+      all: ['minerControl', 'minerPool', 'tankControl', 'taskControl', 'alertRules'],
     });
     const ip = await get(t.app, '/index/fbox.user/getrealip', {}, { token, remoteAddress: '203.0.113.7' });
     expect(ip.json()).toEqual({ code: 1, msg: 'Success', data: { ip: '203.0.113.7' } });
@@ -129,7 +129,7 @@ describeDb('sub-accounts (fbox.user)', () => {
     const sub = (await signIn('op_anna', 'anna-pass-1')).data.logintoken;
     expect((await get(t.app, '/index/fbox.user/getrule', {}, { token: sub })).json().data).toMatchObject({
       role: 'administrator',
-      rules: ['minerControl', 'minerPool', 'tankControl', 'taskControl'],
+      rules: ['minerControl', 'minerPool', 'tankControl', 'taskControl', 'alertRules'],
     });
   });
 

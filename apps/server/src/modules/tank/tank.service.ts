@@ -153,6 +153,7 @@ export class TankService {
   async delete(user: SessionUser, areaId: number, id: number): Promise<void> {
     requireManage(await this.deps.areas.requireAccess(user, areaId));
     if (!(await this.repo().delete(areaId, id))) notFound();
+    await this.deps.devices.removed({ areaId, kind: 'tank', ids: [id] });
   }
 
   private async issueOne(

@@ -1,29 +1,13 @@
-import { Readable } from 'node:stream';
-import {
-  type Language,
-  type SharedMessageKey,
-  type TaskItem,
-  type TaskRun,
-  translate,
-} from '@fbox/contracts';
+import { type Language, type TaskItem, type TaskRun, translate } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
-import { csvLine, dateInZone, formatInZone, roundCell } from '../../lib/export-cells.js';
+import { formatInZone, roundCell } from '../../lib/export-cells.js';
 import type { SessionUser } from '../auth/auth.service.js';
-import type { FileDownload } from '../handler.js';
-import { UserRepository } from '../user/user.repository.js';
+import { type Columns, type ExportFormat, exportFile } from '../table-export.js';
 import type { TaskScope, TaskType } from './task.service.js';
-import { type Cell, xlsx } from './xlsx.js';
-
-type Format = 'csv' | 'xlsx';
 
 /** `2025-01-01 08:00:00` in the account's time zone; empty when it has not happened. */
 const formatTime = (ms: number | null, zone: string): string | null =>
   ms === null ? null : formatInZone(ms, zone);
-
-interface Columns<T> {
-  header: SharedMessageKey[];
-  row: (item: T, lang: Language, zone: string) => Cell[];
-}
 
 const runColumns: Columns<TaskRun> = {
   header: [
@@ -77,46 +61,6 @@ const itemColumns: Columns<TaskItem> = {
   ],
 };
 
-/**
- * A CSV (UTF-8 with BOM, localized header, streamed by page) or XLSX (built in memory) file.
- * `rows` checks scope on its first step, so a foreign id fails before the first byte.
- */
-const exportFile = async <T>(
-  app: FastifyInstance,
-  user: SessionUser,
-  lang: Language,
-  format: Format,
-  name: string,
-  sheet: SharedMessageKey,
-  columns: Columns<T>,
-  rows: AsyncGenerator<T[]>,
-): Promise<FileDownload> => {
-  const first = await rows.next();
-  const zone = (await new UserRepository(app.db).timeZone(user.id)) ?? 'UTC+0';
-  const header = columns.header.map((key) => translate(lang, key));
-  const date = dateInZone(app.clock(), zone);
-  if (format === 'xlsx') {
-    const table: Cell[][] = [header];
-    if (!first.done) for (const item of first.value) table.push(columns.row(item, lang, zone));
-    for await (const page of rows) for (const item of page) table.push(columns.row(item, lang, zone));
-    return {
-      filename: `${name}-${date}.xlsx`,
-      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      body: Readable.from([xlsx(translate(lang, sheet), table)]),
-    };
-  }
-  async function* csv() {
-    yield `\uFEFF${csvLine(header)}`;
-    if (!first.done) yield first.value.map((item) => csvLine(columns.row(item, lang, zone))).join('');
-    for await (const page of rows) yield page.map((item) => csvLine(columns.row(item, lang, zone))).join('');
-  }
-  return {
-    filename: `${name}-${date}.csv`,
-    contentType: 'text/csv; charset=utf-8',
-    body: Readable.from(csv()),
-  };
-};
-
 export const historyExportFile = (
   app: FastifyInstance,
   user: SessionUser,
@@ -127,7 +71,7 @@ export const historyExportFile = (
     task_id?: number | undefined;
     from?: number | undefined;
     to?: number | undefined;
-    format: Format;
+    format: ExportFormat;
   },
 ) =>
   exportFile(
@@ -146,7 +90,7 @@ export const itemsExportFile = (
   user: SessionUser,
   lang: Language,
   type: TaskType,
-  q: { area_id: number; run_id?: number | undefined; task_id?: number | undefined; format: Format },
+  q: { area_id: number; run_id?: number | undefined; task_id?: number | undefined; format: ExportFormat },
 ) =>
   exportFile(
     app,

@@ -1,9 +1,10 @@
+import { DownloadOutlined } from '@ant-design/icons';
 import {
   AlertAckBodySchema,
   AlertHistoryQuerySchema,
   type AlertItem,
   AlertListQuerySchema,
-  type AlertMetric,
+  AlertSilenceBodySchema,
   alertLevels,
   alertMetricNames,
   alertMetrics,
@@ -14,7 +15,9 @@ import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
+import Select from 'antd/es/select';
 import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,26 +27,22 @@ import { FormModal } from '../../components/FormModal';
 import { KeywordSearch } from '../../components/KeywordSearch';
 import { type ServerColumn, ServerTable } from '../../components/ServerTable';
 import { tableQueryProps } from '../../components/table-query';
+import { useCan } from '../../lib/access';
+import { download } from '../../lib/api';
+import { areaScope } from '../../lib/area-scope';
 import { schemaRule } from '../../lib/form-rules';
+import { toRequestParams } from '../../lib/list-query';
 import { showServerErrors } from '../../lib/server-errors';
 import { formatTime } from '../../lib/time';
 import { useListQuery } from '../../lib/use-list-query';
 import { formatUptime, NO_DATA } from '../../lib/values';
 import { fboxDetailPath, minerDetailPath, tankDetailPath, useFaultText, useFboxOptions } from '../device';
-import { type AlertListKind, useAckAlert, useAlertList } from './api';
+import { AlertNotifications } from '../notify';
+import { type AlertListKind, useAckAlert, useAlertList, useSilenceAlert } from './api';
+import { levelColors } from './levels';
+import { unitOf } from './metric-units';
 
 const filterKeys = ['keyword', 'level', 'target', 'metric', 'fbox_id'] as const;
-
-/** Tag colours of the levels: critical, major, minor. */
-const levelColors: Record<number, string> = { 1: 'red', 2: 'orange', 3: 'gold' };
-
-/** The unit a metric's readings are in. */
-const unitOf = (metric: AlertMetric): string => {
-  if (metric === 'fbox_voltage_out_of_range') return 'V';
-  if (metric === 'fbox_humidity_high' || metric === 'liquid_level_low' || metric === 'hashrate_low_pct')
-    return '%';
-  return '°C';
-};
 
 /** A reading with its unit; a state metric (offline, fault) has none to show. */
 const readingOf = (alert: AlertItem, value: number | null): string =>
@@ -56,11 +55,17 @@ const devicePath = (alert: AlertItem): string =>
       ? tankDetailPath(alert.device_id)
       : fboxDetailPath({ id: alert.device_id, kind: '' });
 
+interface RowActions {
+  onAck: (alert: AlertItem) => void;
+  /** Absent when the user may not silence. */
+  onSilence?: (alert: AlertItem) => void;
+}
+
 const alertColumns = (
   t: TFunction,
   kind: AlertListKind,
   faultText: (codes: string) => string,
-  onAck: (alert: AlertItem) => void,
+  { onAck, onSilence }: RowActions,
 ): ServerColumn<AlertItem>[] => [
   {
     key: 'level',
@@ -123,6 +128,37 @@ const alertColumns = (
           render: (_: unknown, a: AlertItem) =>
             a.ended_at === null ? NO_DATA : formatUptime(t, Math.round((a.ended_at - a.started_at) / 1000)),
         },
+        {
+          key: 'end_reason',
+          title: t('alarm.column.endReason'),
+          render: (_: unknown, a: AlertItem) => (a.end_reason ? t(`alertEnd.${a.end_reason}`) : NO_DATA),
+        },
+      ]
+    : []),
+  ...(kind === 'current'
+    ? [
+        {
+          key: 'silence',
+          title: t('alarm.silence.column'),
+          hideable: false,
+          render: (_: unknown, a: AlertItem) =>
+            a.silenced_until !== null ? (
+              <Tag
+                color="default"
+                onClick={onSilence && (() => onSilence(a))}
+                style={onSilence && { cursor: 'pointer' }}
+                data-testid="alarm-silenced"
+              >
+                {t('alarm.silence.until', { time: formatTime(a.silenced_until) })}
+              </Tag>
+            ) : onSilence ? (
+              <Button size="small" onClick={() => onSilence(a)} data-testid="alarm-silence">
+                {t('alarm.silence.action')}
+              </Button>
+            ) : (
+              NO_DATA
+            ),
+        },
       ]
     : []),
   {
@@ -182,6 +218,74 @@ const AckDialog = ({ alert, onClose }: { alert: AlertItem; onClose: () => void }
   );
 };
 
+/** How long a silence may last, in minutes: the choices of the dialog. */
+const silenceChoices = [30, 60, 240, 1440, 10080] as const;
+
+/**
+ * Silences the alert's rule on its device for a chosen time: it stays on the list, no notification
+ * goes out for it until then. A silenced alert's dialog can lift the silence.
+ */
+const SilenceDialog = ({ alert, onClose }: { alert: AlertItem; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ minutes: number; note?: string }>();
+  const silence = useSilenceAlert();
+  const submit = async (minutes: number, note?: string) => {
+    try {
+      await silence.mutateAsync({ id: alert.id, minutes, note: note?.trim() || undefined });
+      onClose();
+    } catch (error) {
+      showServerErrors(form, error);
+    }
+  };
+  const lift = alert.silenced_until !== null && (
+    <Button key="lift" onClick={() => void submit(0)} data-testid="alarm-silence-lift">
+      {t('alarm.silence.lift')}
+    </Button>
+  );
+  return (
+    <FormModal
+      open
+      title={t('alarm.silence.title', { rule: t(`alertMetric.${alert.metric}`), device: alert.device_name })}
+      okText={t('alarm.silence.action')}
+      form={form}
+      saving={silence.isPending}
+      onClose={onClose}
+      footer={(buttons) => (
+        <>
+          {lift}
+          {buttons}
+        </>
+      )}
+    >
+      <Typography.Paragraph type="secondary">{t('alarm.silence.explain')}</Typography.Paragraph>
+      <Form
+        form={form}
+        name="alarmSilence"
+        layout="vertical"
+        initialValues={{ minutes: 60 }}
+        onFinish={({ minutes, note }) => submit(minutes, note)}
+      >
+        <Form.Item name="minutes" label={t('field.minutes')} required>
+          <Select
+            options={silenceChoices.map((minutes) => ({
+              value: minutes,
+              label: formatUptime(t, minutes * 60),
+            }))}
+            data-testid="alarm-silence-minutes"
+          />
+        </Form.Item>
+        <Form.Item
+          name="note"
+          label={t('field.note')}
+          rules={[schemaRule(AlertSilenceBodySchema.shape.note, { label: t('field.note') })]}
+        >
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} count={{ show: true, max: alertNoteMax }} />
+        </Form.Item>
+      </Form>
+    </FormModal>
+  );
+};
+
 /**
  * Realtime alerts (/alarm/currentAlarm: open ones, updating live) and alert history
  * (/alarm/historyAlarm: closed ones with their end and duration), server-paged and filtered by
@@ -196,17 +300,32 @@ const AlarmListPage = ({ kind }: { kind: AlertListKind }) => {
   const alerts = useAlertList(kind, list.query);
   const fboxes = useFboxOptions();
   const faultText = useFaultText();
+  const can = useCan();
   const [acking, setAcking] = useState<AlertItem | null>(null);
-  const columns = alertColumns(t, kind, faultText, setAcking);
+  const [silencing, setSilencing] = useState<AlertItem | null>(null);
+  const columns = alertColumns(t, kind, faultText, {
+    onAck: setAcking,
+    onSilence: can('alarmSilence') ? setSilencing : undefined,
+  });
+  const exportAs = (format: 'csv' | 'xlsx') => {
+    const { page: _page, limit: _limit, ...filters } = toRequestParams(list.query);
+    void download(
+      'alarmHistoryExport',
+      { ...areaScope(), ...filters, format },
+      `alert-history.${format}`,
+    ).catch(() => undefined);
+  };
   return (
     <Card>
       {acking && <AckDialog alert={acking} onClose={() => setAcking(null)} />}
+      {silencing && <SilenceDialog alert={silencing} onClose={() => setSilencing(null)} />}
       <ServerTable<AlertItem>
         tableId={`alarm-${kind}`}
         testId={`alarm-${kind}-table`}
         columns={columns}
         list={list}
         {...tableQueryProps(alerts)}
+        expandedRow={(a) => <AlertNotifications areaId={areaScope().area_id} alertId={a.id} />}
         toolbar={
           <>
             <KeywordSearch list={list} placeholder={t('alarm.search')} testId="alarm-search" />
@@ -253,6 +372,24 @@ const AlarmListPage = ({ kind }: { kind: AlertListKind }) => {
                 },
               ]}
             />
+            {kind === 'history' && (
+              <>
+                <Button
+                  icon={<DownloadOutlined />}
+                  onClick={() => exportAs('csv')}
+                  data-testid="alarm-export-csv"
+                >
+                  {t('task.export.csv')}
+                </Button>
+                <Button
+                  icon={<DownloadOutlined />}
+                  onClick={() => exportAs('xlsx')}
+                  data-testid="alarm-export-xlsx"
+                >
+                  {t('task.export.xlsx')}
+                </Button>
+              </>
+            )}
           </>
         }
       />

@@ -1,3 +1,4 @@
+import type { AlertTarget, EndpointBody } from '@fbox/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { areaScope } from '../../lib/area-scope';
@@ -10,6 +11,8 @@ const quiet = { silent: true } as const;
 export const alarmKeys = {
   all: ['alarm'] as const,
   list: (kind: AlertListKind, params: object) => [...alarmKeys.all, kind, params] as const,
+  openCount: (areaId: number) => [...alarmKeys.all, 'openCount', areaId] as const,
+  rules: (areaId: number, target: AlertTarget) => [...alarmKeys.all, 'rules', areaId, target] as const,
 };
 
 /** Open alerts (realtime) or closed ones (history). */
@@ -38,5 +41,59 @@ export const useAckAlert = () => {
         { successToast: true, quietValidation: true },
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmKeys.all }),
+  });
+};
+
+/** Silences an alert's rule on its device for `minutes` (0 lifts it); the lists refresh. */
+export const useSilenceAlert = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, minutes, note }: { id: number; minutes: number; note?: string }) =>
+      call(
+        'alarmSilence',
+        { ...areaScope(), id, minutes, ...(note ? { note } : {}) },
+        { successToast: true, quietValidation: true },
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmKeys.all }),
+  });
+};
+
+/** The alert rules of the selected mine for one target (FBOX, tank or miner). */
+export const useAlertRules = (target: AlertTarget) => {
+  const scope = areaScope();
+  return useQuery({
+    queryKey: alarmKeys.rules(scope.area_id, target),
+    queryFn: () => call('alertRuleList', { ...scope, target }, quiet),
+  });
+};
+
+/** Adds a rule or changes one (with `id`); the rules and alert lists refresh. */
+export const useSaveAlertRule = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Omit<EndpointBody<'alertRuleSave'>, 'area_id'>) =>
+      call('alertRuleSave', { ...areaScope(), ...body }, { successToast: true, quietValidation: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmKeys.all }),
+  });
+};
+
+/** Deletes a rule; its open alerts close. */
+export const useDeleteAlertRule = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => call('alertRuleDelete', { ...areaScope(), id }, { successToast: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmKeys.all }),
+  });
+};
+
+/** How many alerts of the selected mine are open (the top bar's alert badge), live. */
+export const useOpenAlertCount = () => {
+  const scope = areaScope();
+  return useQuery({
+    queryKey: alarmKeys.openCount(scope.area_id),
+    queryFn: () => call('alarmCurrent', { ...scope, page: 1, limit: 1 }, quiet),
+    select: (page) => page.total,
+    enabled: scope.area_id > 0,
+    refetchInterval: fallbackRefetchInterval,
   });
 };

@@ -1,2 +1,2 @@
-/** What other parts of the app use from the alarm feature: its query keys (live updates). */
-export { alarmKeys } from './api';
+/** What other parts of the app use from the alarm feature: its query keys (live updates), the open count. */
+export { alarmKeys, useOpenAlertCount } from './api';

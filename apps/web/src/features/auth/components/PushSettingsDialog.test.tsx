@@ -1,6 +1,6 @@
 import type { UserInfo } from '@fbox/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setMessageApi } from '../../../lib/feedback';
 import { userKeys } from '../api';
@@ -41,6 +41,31 @@ const renderDialog = (onClose: () => void) => {
   });
 };
 
+type Answer = { code: number; msg: string; data: unknown };
+
+/** A stand-in server answering by the last part of the path (`setuserinfo`, `channels`, `test`, …). */
+const server = (answers: Record<string, Answer>) => {
+  const fetch = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
+    const path = String(input instanceof Request ? input.url : input).split('?')[0]!;
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const answer =
+      answers[name] ??
+      (name === 'channels'
+        ? { code: 1, msg: 'Success', data: { email: true, sms: true, teams: true, telegram: true } }
+        : { code: 1, msg: 'Success', data: name.endsWith('userinfo') ? user : { language: 'en' } });
+    return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+};
+
+const calls = (fetch: ReturnType<typeof server>, name: string) =>
+  fetch.mock.calls.filter(([input]) =>
+    String(input instanceof Request ? input.url : input)
+      .split('?')[0]!
+      .endsWith(`/${name}`),
+  ).length;
+
 describe('push settings dialog', { timeout: 30_000 }, () => {
   beforeEach(() => {
     setMessageApi({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } as never);
@@ -52,28 +77,88 @@ describe('push settings dialog', { timeout: 30_000 }, () => {
   });
 
   it("shows the server's error of a row on that row and stays open", async () => {
-    const fetch = vi.fn(
-      async () =>
-        new Response(
-          JSON.stringify({
-            code: -2,
-            msg: 'Parameter error',
-            data: {
-              errors: [{ field: 'pushContent.emailList.0', rule: 'custom', message: 'Mailbox refused' }],
-            },
-          }),
-          { headers: { 'content-type': 'application/json' } },
-        ),
-    );
-    vi.stubGlobal('fetch', fetch);
+    const fetch = server({
+      setuserinfo: {
+        code: -2,
+        msg: 'Parameter error',
+        data: {
+          errors: [{ field: 'pushContent.emailList.0', rule: 'custom', message: 'Mailbox refused' }],
+        },
+      },
+    });
     const onClose = vi.fn();
     renderDialog(onClose);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Mailbox refused')).toBeTruthy();
-    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(calls(fetch, 'setuserinfo')).toBe(1);
+    expect(calls(fetch, 'language')).toBe(0);
     expect(onClose).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('marks the channels the server is not configured for, and keeps their test off', async () => {
+    server({
+      channels: { code: 1, msg: 'Success', data: { email: false, sms: true, teams: true, telegram: false } },
+    });
+    renderDialog(vi.fn());
+    expect(await screen.findByTestId('not-configured-email')).toBeTruthy();
+    expect(screen.getByTestId('not-configured-telegram')).toBeTruthy();
+    expect(screen.queryByTestId('not-configured-sms')).toBeNull();
+    expect(screen.queryByTestId('not-configured-teams')).toBeNull();
+    expect(screen.getAllByText('not configured on the server')).toHaveLength(2);
+    const emailTest = within(screen.getByTestId('notify-test-email')).getByRole('button');
+    expect((emailTest as HTMLButtonElement).disabled).toBe(true);
+    const smsTest = within(screen.getByTestId('notify-test-sms')).getByRole('button');
+    expect((smsTest as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("shows each address's real outcome of a test send", async () => {
+    const fetch = server({
+      test: {
+        code: 1,
+        msg: 'Success',
+        data: {
+          results: [
+            { address: 'night@example.com', ok: true, error: null },
+            { address: 'day@example.com', ok: false, error: 'SMTP 550: Mailbox unavailable' },
+          ],
+        },
+      },
+    });
+    renderDialog(vi.fn());
+    fireEvent.click(
+      within(screen.getByTestId('notify-test-email')).getByRole('button', { name: 'Send test' }),
+    );
+    expect(await screen.findByText('night@example.com: Sent')).toBeTruthy();
+    expect(screen.getByText('day@example.com: Failed: SMTP 550: Mailbox unavailable')).toBeTruthy();
+    const [, init] = fetch.mock.calls.find(([input]) => String(input).includes('/fbox.notify/test'))!;
+    expect(String((init as RequestInit).body)).toContain('email');
+  });
+
+  it('shows the refusal of a test send without addresses', async () => {
+    server({
+      test: {
+        code: -2,
+        msg: 'Channel: save at least one address for this channel first',
+        data: { errors: [{ field: 'channel', rule: 'rule.notifyNoAddress' }] },
+      },
+    });
+    renderDialog(vi.fn());
+    fireEvent.click(
+      within(screen.getByTestId('notify-test-teams')).getByRole('button', { name: 'Send test' }),
+    );
+    expect(await screen.findByText(/save at least one address for this channel first/)).toBeTruthy();
+  });
+
+  it('records the console language as the notification language after a save', async () => {
+    const fetch = server({});
+    const onClose = vi.fn();
+    renderDialog(onClose);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls(fetch, 'setuserinfo')).toBe(1);
+    expect(calls(fetch, 'language')).toBe(1);
   });
 });

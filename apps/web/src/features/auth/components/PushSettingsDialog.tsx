@@ -2,9 +2,11 @@ import { alertLevels, limits, type PushChannel, pushChannels, pushRowSchemas } f
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
 import Spin from 'antd/es/spin';
+import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
 import { showServerErrors } from '../../../lib/server-errors';
+import { ChannelTest, recordNotifyLanguage, useNotifyChannels } from '../../notify';
 import { useSetUserInfo, useUserInfo } from '../api';
 import { PushPhoneList } from './PushPhoneList';
 import { PushRowList } from './PushRowList';
@@ -23,6 +25,9 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
   const { data: user } = useUserInfo();
   const [form] = Form.useForm<PushValues>();
   const setUserInfo = useSetUserInfo();
+  const { data: configured } = useNotifyChannels();
+  /** A channel the server has no settings for (unknown while loading: shown as configured). */
+  const notConfigured = (channel: PushChannel) => configured?.[channel] === false;
   const checked = Form.useWatch('checkList', form) ?? [];
   const isOn = (channel: PushChannel) => () =>
     ((form.getFieldValue('checkList') as PushChannel[] | undefined) ?? []).includes(channel);
@@ -30,6 +35,8 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
   const onFinish = async (values: PushValues) => {
     try {
       await setUserInfo.mutateAsync({ pushContent: toPushContent(values) });
+      // Notifications are written in the language the console is used in; a failure here keeps the old one.
+      await recordNotifyLanguage().catch(() => undefined);
       onClose();
     } catch (error) {
       showServerErrors(form, error, { prefix: 'pushContent' });
@@ -40,7 +47,20 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
     value: level,
     label: user?.alert_send_level_lable[String(level)] || t(`alertLevel.${level}`),
   }));
-  const channelOptions = pushChannels.map((channel) => ({ value: channel, label: t(channelLabel[channel]) }));
+  const channelOptions = pushChannels.map((channel) => ({
+    value: channel,
+    label: notConfigured(channel) ? (
+      <span>
+        {t(channelLabel[channel])}{' '}
+        <Tag color="warning" data-testid={`not-configured-${channel}`}>
+          {t('notify.push.notConfigured')}
+        </Tag>
+      </span>
+    ) : (
+      t(channelLabel[channel])
+    ),
+  }));
+  const test = (channel: PushChannel) => <ChannelTest channel={channel} disabled={notConfigured(channel)} />;
 
   return (
     <FormModal
@@ -76,10 +96,12 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
             schema={pushRowSchemas.email}
             placeholder={t('auth.push.emailPlaceholder')}
           />
+          {test('email')}
           <PushPhoneList
             channelOn={isOn('sms')}
             extra={checked.includes('sms') ? t('auth.push.smsLeft', { count: user.sms_times }) : undefined}
           />
+          {test('sms')}
           <PushRowList
             name="teamsUrlList"
             label={t('field.teamsUrlList')}
@@ -88,6 +110,7 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
             schema={pushRowSchemas.teamsUrl}
             placeholder={t('auth.push.teamsPlaceholder')}
           />
+          {test('teams')}
           <PushRowList
             name="telegramList"
             label={t('field.telegramList')}
@@ -96,6 +119,7 @@ export const PushSettingsDialog = ({ onClose }: { onClose: () => void }) => {
             schema={pushRowSchemas.telegramChatId}
             placeholder={t('auth.push.telegramPlaceholder')}
           />
+          {test('telegram')}
         </Form>
       )}
     </FormModal>

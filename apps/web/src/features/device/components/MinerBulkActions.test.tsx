@@ -25,7 +25,7 @@ const Row = () => {
   );
 };
 
-const all = ['minerControl', 'minerPool', 'tankControl', 'taskControl'] as const;
+const all = ['minerControl', 'minerPool', 'tankControl', 'taskControl', 'alertRules'] as const;
 
 /** Renders the bulk buttons for a caller whose rule list is already cached (as the session loader leaves it). */
 const renderFor = (rules: RuleList) => {

@@ -7,7 +7,7 @@ export const useAuthorityLabels = (): Record<Authority, string> => {
   return { administrator: t('set.sub.administrator'), operator: t('set.sub.operator') };
 };
 
-/** Operator rules (device actions) in the user's language. */
+/** Operator rules (device actions, tasks, alert rules) in the user's language. */
 export const useRuleLabels = (): Record<OperatorRule, string> => {
   const { t } = useTranslation();
   return {
@@ -15,5 +15,6 @@ export const useRuleLabels = (): Record<OperatorRule, string> => {
     minerPool: t('set.sub.ruleMinerPool'),
     tankControl: t('set.sub.ruleTankControl'),
     taskControl: t('set.sub.ruleTaskControl'),
+    alertRules: t('set.sub.ruleAlertRules'),
   };
 };
