@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
@@ -146,6 +147,15 @@ describe('alarm center', () => {
     await closed.waitFor({ timeout: LIVE_TIMEOUT });
     expect(await closed.innerText()).toMatch(/Recovered/);
     expect(await closed.innerText()).toMatch(/\d+ s/);
+    // The history as a file, with the rule and the box.
+    await page.getByTestId('alarm-export').hover();
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Export CSV' }).click(),
+    ]);
+    const csv = readFileSync(await file.path(), 'utf8');
+    expect(csv).toContain('Phase voltage out of range');
+    expect(csv).toContain(box.name);
     expect(errors).toEqual([]);
     await context.close();
 

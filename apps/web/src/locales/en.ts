@@ -780,5 +780,7 @@ export const en = {
     'The alert stays on this list and still opens and closes, but no email, SMS, Teams or Telegram message goes out for this rule on this device until the silence ends.',
   'layout.navbar.openAlerts': '{{count}} open alerts',
   'layout.navbar.openAlerts_one': '{{count}} open alert',
+  'alarm.silence.untilShort': 'Quiet until {{time}}',
+  'alarm.export': 'Export',
   // ── end alarm extras ──
 } as const;

@@ -768,5 +768,7 @@ export const zh: Record<keyof typeof en, string> = {
     '告警仍显示在列表中并照常开启和关闭，但在静默结束前，此设备上的此规则不会发送邮件、短信、Teams 或 Telegram 通知。',
   'layout.navbar.openAlerts': '{{count}} 条告警未结束',
   'layout.navbar.openAlerts_one': '{{count}} 条告警未结束',
+  'alarm.silence.untilShort': '静默至 {{time}}',
+  'alarm.export': '导出',
   // ── end alarm extras ──
 };

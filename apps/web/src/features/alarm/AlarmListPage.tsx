@@ -13,10 +13,12 @@ import {
 } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
+import Dropdown from 'antd/es/dropdown';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
@@ -143,14 +145,16 @@ const alertColumns = (
           hideable: false,
           render: (_: unknown, a: AlertItem) =>
             a.silenced_until !== null ? (
-              <Tag
-                color="default"
-                onClick={onSilence && (() => onSilence(a))}
-                style={onSilence && { cursor: 'pointer' }}
-                data-testid="alarm-silenced"
-              >
-                {t('alarm.silence.until', { time: formatTime(a.silenced_until) })}
-              </Tag>
+              <Tooltip title={t('alarm.silence.until', { time: formatTime(a.silenced_until) })}>
+                <Tag
+                  color="default"
+                  onClick={onSilence && (() => onSilence(a))}
+                  style={onSilence && { cursor: 'pointer' }}
+                  data-testid="alarm-silenced"
+                >
+                  {t('alarm.silence.untilShort', { time: formatTime(a.silenced_until).slice(5, 16) })}
+                </Tag>
+              </Tooltip>
             ) : onSilence ? (
               <Button size="small" onClick={() => onSilence(a)} data-testid="alarm-silence">
                 {t('alarm.silence.action')}
@@ -373,22 +377,19 @@ const AlarmListPage = ({ kind }: { kind: AlertListKind }) => {
               ]}
             />
             {kind === 'history' && (
-              <>
-                <Button
-                  icon={<DownloadOutlined />}
-                  onClick={() => exportAs('csv')}
-                  data-testid="alarm-export-csv"
-                >
-                  {t('task.export.csv')}
+              <Dropdown
+                menu={{
+                  items: [
+                    { key: 'csv', label: t('task.export.csv') },
+                    { key: 'xlsx', label: t('task.export.xlsx') },
+                  ],
+                  onClick: ({ key }) => exportAs(key as 'csv' | 'xlsx'),
+                }}
+              >
+                <Button icon={<DownloadOutlined />} data-testid="alarm-export">
+                  {t('alarm.export')}
                 </Button>
-                <Button
-                  icon={<DownloadOutlined />}
-                  onClick={() => exportAs('xlsx')}
-                  data-testid="alarm-export-xlsx"
-                >
-                  {t('task.export.xlsx')}
-                </Button>
-              </>
+              </Dropdown>
             )}
           </>
         }
