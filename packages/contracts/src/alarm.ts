@@ -103,8 +103,15 @@ export const AlertLevelSchema = numeric(
   ),
 );
 
+/** Thresholds of every metric lie well within this; beyond it a value is a typing slip. */
+const thresholdLimit = 1_000_000;
+
 /** A threshold; null (as a rule read back carries it) counts as not given. */
-const thresholdNumber = z.number({ error: rule('rule.number') }).nullable();
+const thresholdNumber = z
+  .number({ error: rule('rule.number') })
+  .min(-thresholdLimit, { error: rule('rule.range', { min: -thresholdLimit, max: thresholdLimit }) })
+  .max(thresholdLimit, { error: rule('rule.range', { min: -thresholdLimit, max: thresholdLimit }) })
+  .nullable();
 
 /** The fields of a rule as a user sets them, before the checks that read several at once. */
 const alertRuleFieldShape = {

@@ -469,6 +469,8 @@ export const sharedEn = {
   'notify.error.noCredit': 'no SMS credit left',
   'notify.error.notConfigured': 'this channel is not configured on the server',
   'rule.notifyNoAddress': 'save at least one address for this channel first',
+  'oplog.action.notifyTest': 'Send test notification',
+  'oplog.action.notifyLanguage': 'Set notification language',
   // ── end notify ──
 
   // ── simulator ──

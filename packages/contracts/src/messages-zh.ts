@@ -469,6 +469,8 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'notify.error.noCredit': '短信余量不足',
   'notify.error.notConfigured': '服务器未配置此渠道',
   'rule.notifyNoAddress': '请先保存此渠道的至少一个地址',
+  'oplog.action.notifyTest': '发送测试通知',
+  'oplog.action.notifyLanguage': '设置通知语言',
   // ── end notify ──
 
   // ── simulator ──
