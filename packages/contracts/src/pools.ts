@@ -100,6 +100,24 @@ export type ObserverLinkCreateBody = z.infer<typeof ObserverLinkCreateBodySchema
 // ── Pool subaccounts (`admin/area/pool`) ──
 
 /** A pool subaccount as answered: secrets only as "stored or not". */
+/**
+ * How reading a subaccount's pool went: `pending` (the first read is under way), `ok`, `failed` (the
+ * pool refused or could not be reached; retried), `unsupported` (no adapter speaks that pool: its
+ * revenue is estimated).
+ */
+export const poolSyncStatuses = ['pending', 'ok', 'failed', 'unsupported'] as const;
+export type PoolSyncStatus = (typeof poolSyncStatuses)[number];
+
+export const PoolSyncSchema = z.object({
+  status: z.enum(poolSyncStatuses),
+  last_attempt_at: z.number(),
+  last_success_at: z.number().nullable(),
+  /** The pool's reason for the last failure, in English as the pool said it. */
+  last_error: z.string().nullable(),
+  next_attempt_at: z.number(),
+});
+export type PoolSync = z.infer<typeof PoolSyncSchema>;
+
 export const PoolSubaccountSchema = z.object({
   id: z.number().int(),
   area_id: z.number().int(),
@@ -112,6 +130,8 @@ export const PoolSubaccountSchema = z.object({
   has_api_secret: z.boolean(),
   created_at: z.number(),
   updated_at: z.number(),
+  /** The pool sync's last outcome; null before the first (or without an API key). */
+  sync: PoolSyncSchema.nullable(),
 });
 export type PoolSubaccount = z.infer<typeof PoolSubaccountSchema>;
 

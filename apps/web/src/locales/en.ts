@@ -504,6 +504,16 @@ export const en = {
   'mines.clients.off': 'MQTT is off on this server: no client can connect.',
   'mines.clients.agentLogin': 'Site agents log in with the MQTT username {{username}} and the Agent Key.',
   'mines.clients.empty': 'No gateway or agent has connected for this mine yet.',
+  'pools.sync.title': 'Pool data',
+  'pools.sync.pending': 'Reading',
+  'pools.sync.ok': 'Up to date',
+  'pools.sync.failed': 'Failed',
+  'pools.sync.unsupported': 'Not readable',
+  'pools.sync.lastSuccess': 'Last read {{time}}',
+  'pools.sync.reason': 'Pool said: {{reason}}',
+  'pools.sync.next': 'Next try {{time}}',
+  'pools.sync.estimated':
+    'No adapter speaks this pool’s API yet (Braiins Pool and Antpool are read); its revenue will be estimated.',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -498,6 +498,15 @@ export const zh: Record<keyof typeof en, string> = {
   'mines.clients.off': '本服务器未启用 MQTT：没有客户端可以连接。',
   'mines.clients.agentLogin': '现场采集端使用 MQTT 用户名 {{username}} 和代理密钥登录。',
   'mines.clients.empty': '该矿场还没有网关或采集端连接过。',
+  'pools.sync.title': '矿池数据',
+  'pools.sync.pending': '读取中',
+  'pools.sync.ok': '已同步',
+  'pools.sync.failed': '失败',
+  'pools.sync.unsupported': '无法读取',
+  'pools.sync.lastSuccess': '上次读取 {{time}}',
+  'pools.sync.reason': '矿池返回：{{reason}}',
+  'pools.sync.next': '下次重试 {{time}}',
+  'pools.sync.estimated': '暂不支持读取此矿池的接口（已支持 Braiins Pool 与 Antpool），其收益将按估算计算。',
   // ── end mines and pools ──
 
   // ── fbox config and account switches ──

@@ -7,17 +7,20 @@ import type {
   PoolSubaccountSaveBody,
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { fieldConflict } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound, requireManage } from '../device-access.js';
 import { PoolRepository, type PoolSubaccountRow, type PoolSubaccountValues } from './pool.repository.js';
+import type { PoolSyncStatesTable } from './pool.schema.js';
+import { PoolSyncRepository } from './pool-sync.repository.js';
 
 type PoolDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas' | 'secrets'>;
 
 const subaccountTaken = () => fieldConflict('subaccount', 'api.poolSubaccountTaken');
 
-const toSubaccount = (r: PoolSubaccountRow): PoolSubaccount => ({
+const toSubaccount = (r: PoolSubaccountRow, sync?: Selectable<PoolSyncStatesTable>): PoolSubaccount => ({
   id: r.id,
   area_id: r.area_id,
   pool: r.pool,
@@ -28,6 +31,15 @@ const toSubaccount = (r: PoolSubaccountRow): PoolSubaccount => ({
   has_api_secret: Number(r.has_api_secret) === 1,
   created_at: r.created_at,
   updated_at: r.updated_at,
+  sync: sync
+    ? {
+        status: sync.status,
+        last_attempt_at: sync.last_attempt_at,
+        last_success_at: sync.last_success_at,
+        last_error: sync.last_error,
+        next_attempt_at: sync.next_attempt_at,
+      }
+    : null,
 });
 
 /**
@@ -78,7 +90,8 @@ export class PoolService {
   async listSubaccounts(user: AreaCaller, q: PoolSubaccountListBody) {
     await this.deps.areas.requireAccess(user, q.area_id);
     const { items, total } = await this.repo().listSubaccounts(q);
-    return { items: items.map(toSubaccount), total, page: q.page, limit: q.limit };
+    const syncs = await new PoolSyncRepository(this.deps.db).statesOf(items.map((i) => i.id));
+    return { items: items.map((i) => toSubaccount(i, syncs.get(i.id))), total, page: q.page, limit: q.limit };
   }
 
   /** Creates a pool subaccount, or updates the one `body.id` names (see the contract for secrets). */
@@ -105,7 +118,10 @@ export class PoolService {
       throw error;
     }
     const saved = (await repo.findSubaccount(body.area_id, id!)) ?? notFound();
-    return toSubaccount(saved);
+    // A changed pool, name or key is read at the next run, not after a failure's backoff.
+    const sync = new PoolSyncRepository(this.deps.db);
+    await sync.makeDue(id!, now);
+    return toSubaccount(saved, await sync.stateOf(id!));
   }
 
   async removeSubaccount(user: AreaCaller, areaId: number, id: number): Promise<void> {

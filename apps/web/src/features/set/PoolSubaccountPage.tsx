@@ -2,6 +2,7 @@ import type { PoolSubaccount } from '@fbox/contracts';
 import Button from 'antd/es/button';
 import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton';
@@ -21,6 +22,30 @@ const SecretState = ({ stored, testId }: { stored: boolean; testId: string }) =>
     </Tag>
   ) : (
     <Tag data-testid={testId}>{t('pools.secret.none')}</Tag>
+  );
+};
+
+const syncColors = { pending: 'processing', ok: 'success', failed: 'error', unsupported: 'default' } as const;
+
+/**
+ * How reading the pool went: a tag (its tooltip says when it last worked and, after a failure, the
+ * pool's reason and the next try); nothing before the first read or without an API key.
+ */
+const SyncState = ({ sync, testId }: { sync: PoolSubaccount['sync']; testId: string }) => {
+  const { t } = useTranslation();
+  if (!sync) return <span data-testid={testId}>-</span>;
+  const lines = [
+    sync.last_success_at !== null && t('pools.sync.lastSuccess', { time: formatTime(sync.last_success_at) }),
+    sync.status === 'failed' && sync.last_error && t('pools.sync.reason', { reason: sync.last_error }),
+    sync.status === 'failed' && t('pools.sync.next', { time: formatTime(sync.next_attempt_at) }),
+    sync.status === 'unsupported' && t('pools.sync.estimated'),
+  ].filter(Boolean);
+  return (
+    <Tooltip title={lines.length > 0 ? lines.map((line) => <div key={String(line)}>{line}</div>) : undefined}>
+      <Tag color={syncColors[sync.status]} data-testid={testId}>
+        {t(`pools.sync.${sync.status}`)}
+      </Tag>
+    </Tooltip>
   );
 };
 
@@ -57,6 +82,11 @@ export const PoolSubaccountPage = () => {
       render: (_, row) => (
         <SecretState stored={row.has_api_secret} testId={`pool-subaccount-secret-${row.id}`} />
       ),
+    },
+    {
+      key: 'sync',
+      title: t('pools.sync.title'),
+      render: (_, row) => <SyncState sync={row.sync} testId={`pool-subaccount-sync-${row.id}`} />,
     },
     {
       key: 'updated_at',
