@@ -38,6 +38,14 @@ export interface BatchResult {
 }
 
 type Trx = Transaction<DB>;
+
+/**
+ * A write that belongs in every batch's transaction (a feature's own rows derived from telemetry,
+ * such as meter energy): it sees the claimed messages only, oldest first per box, so a redelivery
+ * never reaches it, and it commits or fails with the batch.
+ */
+export type BatchWrite = (trx: Trx, applied: readonly QueuedTelemetry[]) => Promise<void>;
+
 type MinerRef = { id: number; tankId: number | null };
 
 /** A message's identity: a redelivery repeats all three. */
@@ -53,11 +61,17 @@ const messageKey = (fboxId: number, seq: number, ts: number) => `${fboxId}:${seq
 export class TelemetryWriter {
   private readonly tanks = new Map<string, number>();
   private readonly miners = new Map<string, MinerRef>();
+  private readonly batchWrites: BatchWrite[] = [];
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
   ) {}
+
+  /** Adds a write to every batch's transaction (see `BatchWrite`); features register theirs at start-up. */
+  addBatchWrite(write: BatchWrite): void {
+    this.batchWrites.push(write);
+  }
 
   async write(batch: QueuedTelemetry[], now: number): Promise<BatchResult> {
     const newTanks = new Map<string, number>();
@@ -68,6 +82,7 @@ export class TelemetryWriter {
       applied.sort((a, b) => a.fbox.id - b.fbox.id || a.msg.ts - b.msg.ts);
       const { current, cameOnline } = await this.updateBoxes(trx, applied, now);
       const samples = await this.writeDevices(trx, applied, current, now, newTanks, newMiners);
+      for (const write of this.batchWrites) if (applied.length > 0) await write(trx, applied);
       return { applied, duplicates: batch.length - applied.length, samples, cameOnline, current };
     });
     for (const [k, v] of newTanks) this.tanks.set(k, v);

@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CommandService } from '../devices/command.service.js';
 import type { FboxIdentity } from '../devices/device.repository.js';
 import type { DeviceService } from '../devices/device.service.js';
-import type { QueuedTelemetry, TelemetryWriter } from '../devices/telemetry-writer.js';
+import type { BatchWrite, QueuedTelemetry, TelemetryWriter } from '../devices/telemetry-writer.js';
 import type { Clock } from '../lib/clock.js';
 import type { LiveEvents } from '../realtime/live-events.js';
 import { IngestCounters, type IngestStats } from './ingest-counters.js';
@@ -99,6 +99,14 @@ export class IngestService {
   onApplied(listener: AppliedListener): () => void {
     this.appliedListeners.add(listener);
     return () => this.appliedListeners.delete(listener);
+  }
+
+  /**
+   * Adds a write to the transaction of every telemetry batch (a feature's rows derived from
+   * telemetry, e.g. meter energy): committed, de-duplicated and acknowledged with the batch.
+   */
+  addBatchWrite(write: BatchWrite): void {
+    this.deps.writer.addBatchWrite(write);
   }
 
   /** Counters since start: of one master account's devices, or of the whole process. */
