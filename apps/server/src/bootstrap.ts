@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from './db/errors.js';
-import { demoAreaName, seedDemoFboxes } from './demo.js';
+import { demoAreaName, seedDemoFboxes, seedDemoPool } from './demo.js';
 import { newPassword } from './lib/tokens.js';
 
 /**
@@ -26,6 +26,7 @@ export const ensureMasterAccount = async (
   if (options.demo) {
     const area = await app.areas.create(userId, { area_name: demoAreaName, electricity_hz: 50 });
     await seedDemoFboxes(app, area.id);
+    await seedDemoPool(app, area.id, userId);
     app.log.info(`Demo mine "${demoAreaName}" created with its FBOXes`);
   }
 };
@@ -43,4 +44,11 @@ export const ensureDemoFboxes = async (app: FastifyInstance): Promise<void> => {
     .where('fboxes.id', 'is', null)
     .execute();
   for (const area of empty) await seedDemoFboxes(app, area.id);
+  // Demo mines made before the pool sync get their pool subaccount.
+  const demos = await app.db
+    .selectFrom('areas')
+    .select(['id', 'owner_id'])
+    .where('area_name', '=', demoAreaName)
+    .execute();
+  for (const area of demos) await seedDemoPool(app, area.id, area.owner_id);
 };

@@ -1,4 +1,11 @@
-import { type Simulator, type SimulatorGatewaySpec, startSimulator } from '@fbox/simulator';
+import { randomBytes } from 'node:crypto';
+import {
+  type PoolApi,
+  type Simulator,
+  type SimulatorGatewaySpec,
+  startPoolApi,
+  startSimulator,
+} from '@fbox/simulator';
 import type { FastifyInstance } from 'fastify';
 import type { FboxKind } from './db/schema.js';
 
@@ -37,6 +44,46 @@ export const seedDemoFboxes = async (app: FastifyInstance, areaId: number): Prom
   }
 };
 
+/** The demo mine's pool subaccount: at the simulator's pool, which speaks Braiins Pool's API. */
+const demoPool = { pool: 'Braiins Pool', subaccount: 'demo', coin: 'BTC' } as const;
+
+/**
+ * Gives the demo mine its pool subaccount (once), with a token of its own for the simulator's pool
+ * API, so the pool sync has a pool to read from the first minute.
+ */
+export const seedDemoPool = async (app: FastifyInstance, areaId: number, ownerId: number): Promise<void> => {
+  const existing = await app.pools.credentials(areaId);
+  if (existing.some((c) => c.pool === demoPool.pool && c.subaccount === demoPool.subaccount)) return;
+  const caller = { id: ownerId, isMaster: true, parentId: null, role: 'master', area: null } as const;
+  await app.pools.saveSubaccount(caller, {
+    area_id: areaId,
+    ...demoPool,
+    api_key: randomBytes(16).toString('hex'),
+  } as Parameters<FastifyInstance['pools']['saveSubaccount']>[1]);
+};
+
+/**
+ * Starts the simulator's pool API for the demo mine's pool subaccount and points the pool sync's
+ * Braiins adapter at it. Null without a demo subaccount.
+ */
+const startDemoPool = async (
+  app: FastifyInstance,
+  simulator: Simulator,
+  areaIds: number[],
+): Promise<PoolApi | null> => {
+  for (const areaId of areaIds) {
+    const account = (await app.pools.credentials(areaId)).find(
+      (c) => c.pool === demoPool.pool && c.subaccount === demoPool.subaccount,
+    );
+    if (!account?.api_key) continue;
+    const pool = await startPoolApi({ gateways: () => simulator.gateways, token: account.api_key, seed: 7 });
+    app.poolSync.setBaseUrl('braiins', pool.url);
+    app.log.info({ url: pool.url }, 'demo pool API started');
+    return pool;
+  }
+  return null;
+};
+
 /** Local broker URL for in-process gateways: the embedded broker's port, or MQTT_URL. */
 const brokerUrl = (app: FastifyInstance): string | null => {
   if (app.mqttBroker) return `mqtt://127.0.0.1:${app.mqttBroker.port}`;
@@ -45,10 +92,13 @@ const brokerUrl = (app: FastifyInstance): string | null => {
 
 /**
  * Starts the in-process simulator for the FBOXes of the demo mine (every start with DEMO=1, so a
- * restarted server keeps the demo alive). The gateways connect through the broker like real ones.
- * Returns null when there is no demo mine or no broker.
+ * restarted server keeps the demo alive). The gateways connect through the broker like real ones;
+ * the demo mine's pool subaccount is read from the simulator's pool API. Returns null when there is
+ * no demo mine or no broker.
  */
-export const startDemoSimulator = async (app: FastifyInstance): Promise<Simulator | null> => {
+export const startDemoSimulator = async (
+  app: FastifyInstance,
+): Promise<{ simulator: Simulator; stop: () => Promise<void> } | null> => {
   const url = brokerUrl(app);
   if (!url) return null;
   const areas = await app.db.selectFrom('areas').select('id').where('area_name', '=', demoAreaName).execute();
@@ -71,5 +121,18 @@ export const startDemoSimulator = async (app: FastifyInstance): Promise<Simulato
   if (gateways.length === 0) return null;
   const simulator = await startSimulator({ brokerUrl: url, gateways, faults: { rate: 0.0005 }, seed: 7 });
   app.log.info({ gateways: gateways.length }, 'demo simulator started');
-  return simulator;
+  const pool = await startDemoPool(
+    app,
+    simulator,
+    areas.map((a) => a.id),
+  ).catch((error: unknown) => {
+    app.log.error({ err: error }, 'demo pool API failed to start');
+    return null;
+  });
+  return {
+    simulator,
+    stop: async () => {
+      await Promise.all([simulator.stop(), pool?.stop()]);
+    },
+  };
 };

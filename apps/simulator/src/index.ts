@@ -42,6 +42,7 @@ export {
 } from './model/miner.js';
 export { hash32, mulberry32, Rng } from './model/random.js';
 export { FAN_FULL_SPEED, Tank } from './model/tank.js';
+export { type PoolApi, type PoolApiOptions, startPoolApi } from './pool-api.js';
 export { FaultScenarios, type ScenarioOptions } from './scenarios.js';
 export { fetchServerFboxes, type ServerFbox, type ServerSourceOptions } from './server-source.js';
 export {

@@ -9,6 +9,7 @@ import {
   PoolError,
   type PoolKind,
   PoolRateLimited,
+  poolAdapterFactories,
   poolAdapters,
   poolKindOf,
 } from './adapters/index.js';
@@ -49,6 +50,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class PoolSync {
   private readonly repo: PoolSyncRepository;
   private readonly adapterFor: (kind: PoolKind) => PoolAdapter;
+  private readonly elsewhere = new Map<PoolKind, PoolAdapter>();
   private running: Promise<number> | null = null;
   private stopped = false;
 
@@ -62,7 +64,15 @@ export class PoolSync {
     },
   ) {
     this.repo = new PoolSyncRepository(deps.db);
-    this.adapterFor = deps.adapterFor ?? ((kind) => poolAdapters[kind]);
+    this.adapterFor = deps.adapterFor ?? ((kind) => this.elsewhere.get(kind) ?? poolAdapters[kind]);
+  }
+
+  /**
+   * Reads a pool at another address than its public one: a local pool API (the demo simulator's),
+   * or a proxy the site must use.
+   */
+  setBaseUrl(kind: PoolKind, baseUrl: string): void {
+    this.elsewhere.set(kind, poolAdapterFactories[kind]({ baseUrl }));
   }
 
   /** The job's step: starts a round unless one is under way in this process. */
