@@ -44,17 +44,26 @@ export class MeterEnergyRepository {
   }
 
   /**
-   * The meters' last counted readings. On PostgreSQL the rows stay locked to the end of the
-   * transaction, so two processes writing one box's telemetry count each increase once.
+   * The meters' last counted readings. On PostgreSQL the boxes are locked first, to the end of the
+   * transaction (a meter's first reading has no state row to lock yet), so two processes writing
+   * one box's telemetry count each increase once. `no key update`: inserts referring to the box
+   * (samples) only take key-share locks, which it does not wait for.
    */
-  lastReadings(fboxIds: readonly number[]): Promise<MeterReadingStateTable[]> {
+  async lastReadings(fboxIds: readonly number[]): Promise<MeterReadingStateTable[]> {
+    if (this.dialect === 'postgres')
+      await this.db
+        .selectFrom('fboxes')
+        .select('id')
+        .where('id', 'in', fboxIds)
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute();
     return this.db
       .selectFrom('meter_reading_state')
       .select(['fbox_id', 'no', 'ts', 'energy_kwh'])
       .where('fbox_id', 'in', fboxIds)
       .orderBy('fbox_id')
       .orderBy('no')
-      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
       .execute();
   }
 
