@@ -65,6 +65,7 @@ import { notifyEndpoints } from './notify.js';
 import { oplogEndpoints } from './oplog.js';
 import { poolEndpoints } from './pools.js';
 import { OptionalIdNumberSchema } from './rules.js';
+import { statisticEndpoints } from './statistics.js';
 import {
   TankAddBodySchema,
   TankBatchResultSchema,
@@ -550,6 +551,7 @@ export const endpoints = {
   ...fboxConfigEndpoints,
   ...oplogEndpoints,
   ...alarmEndpoints,
+  ...statisticEndpoints,
   ...inboxEndpoints,
   ...notifyEndpoints,
   ...taskEndpoints,

@@ -21,6 +21,7 @@ export * from './notify.js';
 export * from './oplog.js';
 export * from './pools.js';
 export * from './rules.js';
+export * from './statistics.js';
 export * from './tank.js';
 export * from './tasks.js';
 export * from './time-zones.js';

@@ -413,6 +413,7 @@ export const sharedEn = {
   'alarmExport.ackedBy': 'Acknowledged by',
   'alarmExport.ackedAt': 'Acknowledged at',
   'alarmExport.ackNote': 'Note',
+  'rule.rangeDays': 'must be at most {{max}} days after the start',
   // ── end alert rules ──
 
   // ── inbox ──

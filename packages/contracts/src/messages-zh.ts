@@ -413,6 +413,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'alarmExport.ackedBy': '确认人',
   'alarmExport.ackedAt': '确认时间',
   'alarmExport.ackNote': '备注',
+  'rule.rangeDays': '不能晚于开始时间 {{max}} 天以上',
   // ── end alert rules ──
 
   // ── inbox ──

@@ -47,6 +47,7 @@ const FRAGMENT_RULES = new Set([
   'rule.number',
   'rule.numberMax',
   'rule.min',
+  'rule.rangeDays',
 ]);
 
 /**

@@ -17,7 +17,7 @@ export const electricityFeature = defineFeature({
   migrations: () => ({ '0020_meter_energy': meterEnergyMigration }),
   register(app) {
     app.decorate('electricity', new ElectricityService(app));
-    const meterEnergy = new MeterEnergyService({ db: app.db, dialect: app.dbDialect });
+    const meterEnergy = new MeterEnergyService({ db: app.db, dialect: app.dbDialect, areas: app.areas });
     app.decorate('meterEnergy', meterEnergy);
     app.ingest.addBatchWrite((trx, applied) => meterEnergy.record(trx, applied));
   },

@@ -34,6 +34,28 @@ export class MeterEnergyRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  /** A mine's electricity price per kWh. */
+  async priceOf(areaId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('areas')
+      .select('electricity_price')
+      .where('id', '=', areaId)
+      .executeTakeFirstOrThrow();
+    return Number(row.electricity_price);
+  }
+
+  /** The FBOXes of a mine (or the one named, when it is the mine's), by name. */
+  boxesOf(areaId: number, fboxId?: number) {
+    return this.db
+      .selectFrom('fboxes')
+      .select(['id', 'name'])
+      .where('area_id', '=', areaId)
+      .$if(fboxId !== undefined, (q) => q.where('id', '=', fboxId!))
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+  }
+
   /** Configured sensor ratios of the boxes' meters. */
   ratios(fboxIds: readonly number[]) {
     return this.db
