@@ -52,6 +52,7 @@ const demoPool = { pool: 'Braiins Pool', subaccount: 'demo', coin: 'BTC' } as co
  * API, so the pool sync has a pool to read from the first minute.
  */
 export const seedDemoPool = async (app: FastifyInstance, areaId: number, ownerId: number): Promise<void> => {
+  await seedDemoRevenue(app, areaId);
   const existing = await app.pools.credentials(areaId);
   if (existing.some((c) => c.pool === demoPool.pool && c.subaccount === demoPool.subaccount)) return;
   const caller = { id: ownerId, isMaster: true, parentId: null, role: 'master', area: null } as const;
@@ -60,6 +61,35 @@ export const seedDemoPool = async (app: FastifyInstance, areaId: number, ownerId
     ...demoPool,
     api_key: randomBytes(16).toString('hex'),
   } as Parameters<FastifyInstance['pools']['saveSubaccount']>[1]);
+};
+
+/**
+ * Demo values of the revenue settings (not live market data): a network difficulty of 126 T and
+ * 3.15 BTC a block (3.125 subsidy + fees) give a hashprice of about 0.0000005 BTC per TH/s and day,
+ * what the simulator's pool credits; 95,000 USD a coin. Set once; a user's edit stays.
+ */
+const demoRevenue = {
+  coin: 'BTC',
+  network_difficulty: 126e12,
+  block_reward: 3.15,
+  coin_price: 95_000,
+  fiat: 'USD',
+  price_url: '',
+} as const;
+
+const seedDemoRevenue = async (app: FastifyInstance, areaId: number): Promise<void> => {
+  await app.db
+    .insertInto('revenue_settings')
+    .values({
+      area_id: areaId,
+      ...demoRevenue,
+      price_fetched_at: null,
+      price_error: null,
+      price_next_at: null,
+      updated_at: app.clock(),
+    })
+    .onConflict((oc) => oc.column('area_id').doNothing())
+    .execute();
 };
 
 /**
@@ -114,6 +144,8 @@ export const startDemoSimulator = async (
         username: fbox.mqtt_username,
         password: fbox.mqtt_password,
         intervalMs: fbox.reporting_interval_s * 1000,
+        // Workers `demo.<box>x<n>`: the demo subaccount's, so the revenue page matches them to it.
+        account: demoPool.subaccount,
         ...(fbox.kind === 'immersion' ? { tanks, minersPerTank: Math.ceil(miners / tanks) } : { miners }),
       });
     }

@@ -456,12 +456,58 @@ export const SetMeterBodySchema = AreaScopeSchema.extend({
       .max(1e6, { error: rule('rule.positive') }),
   ),
   reset: OnOffSchema.default('off'),
+  /**
+   * A reading of the meter's register (kWh, as the meter shows it) taken at `reading_at` (epoch ms),
+   * entered where the gateway's readings are missing; it needs a reason (docs/statistics.md).
+   */
+  reading_kwh: optionalNumeric(
+    z
+      .number({ error: rule('rule.nonNegative') })
+      .min(0, { error: rule('rule.nonNegative') })
+      .max(1e12, { error: rule('rule.nonNegative') }),
+  ),
+  reading_at: optionalNumeric(
+    z
+      .number({ error: rule('rule.invalid') })
+      .int({ error: rule('rule.invalid') })
+      .min(0, { error: rule('rule.invalid') }),
+  ),
+  reason: optionalText(200).optional(),
+}).superRefine((b, ctx) => {
+  if (b.reading_kwh === undefined) return;
+  if (b.reading_at === undefined)
+    ctx.addIssue({ code: 'custom', path: ['reading_at'], message: rule('rule.required') });
+  if (!b.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: rule('rule.required') });
+  if (b.reset === 'on')
+    ctx.addIssue({ code: 'custom', path: ['reading_kwh'], message: rule('rule.meterReadingWithReset') });
 });
 export type SetMeterBody = z.infer<typeof SetMeterBodySchema>;
+
+/** A meter reading entered by a person (`set_meter_data` with `reading_kwh`), and what it moved. */
+export const MeterCorrectionSchema = z.object({
+  id: z.number().int(),
+  fbox_id: z.number().int(),
+  no: z.number().int(),
+  reading_at: z.number(),
+  reading_kwh: z.number(),
+  reason: z.string(),
+  user_name: z.string(),
+  created_at: z.number(),
+  /** Energy counted into the hour of the reading (kWh, sensor ratio applied). */
+  energy_kwh: z.number(),
+  /** The hour of the next reported reading, whose energy changed by `next_delta_kwh`; null if none. */
+  next_hour_ts: z.number().nullable(),
+  next_delta_kwh: z.number(),
+});
+export type MeterCorrection = z.infer<typeof MeterCorrectionSchema>;
+export const MeterCorrectionsQuerySchema = AreaScopeSchema.extend({ fbox_id: IdSchema });
+
 export const SetMeterDataSchema = z.object({
   meter: MeterSchema,
   /** The `meter.reset` command when a reset was asked for. */
   command: CommandRefSchema.nullable(),
+  /** The entered reading, when one was. */
+  correction: MeterCorrectionSchema.nullable(),
 });
 
 // ── Home (fbox.total/getappindex) ───────────────────────────────────────────────────────────

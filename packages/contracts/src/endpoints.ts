@@ -37,6 +37,8 @@ import {
   GetElectricityQuerySchema,
   HistoryQuerySchema,
   IngestStatsSchema,
+  MeterCorrectionSchema,
+  MeterCorrectionsQuerySchema,
   MqttCredentialsSchema,
   SetMeterBodySchema,
   SetMeterDataSchema,
@@ -44,6 +46,7 @@ import {
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
 import { fboxConfigEndpoints } from './fbox-config.js';
+import { hashrateStatisticEndpoints } from './hashrate.js';
 import { inboxEndpoints } from './inbox.js';
 import {
   MinerBatchResultSchema,
@@ -64,6 +67,7 @@ import { mineEndpoints } from './mines.js';
 import { notifyEndpoints } from './notify.js';
 import { oplogEndpoints } from './oplog.js';
 import { poolEndpoints } from './pools.js';
+import { revenueEndpoints } from './revenue.js';
 import { OptionalIdNumberSchema } from './rules.js';
 import { statisticEndpoints } from './statistics.js';
 import {
@@ -408,6 +412,14 @@ const deviceEndpoints = () =>
       mutates: true,
       success: 'api.modified',
     }),
+    /** Meter readings entered by hand for one FBOX, newest first (issue 14). */
+    meterCorrections: endpoint({
+      method: 'GET',
+      path: '/index/fbox.electricity/meter_corrections',
+      permission: 'user',
+      query: MeterCorrectionsQuerySchema,
+      data: z.array(MeterCorrectionSchema),
+    }),
     appIndex: endpoint({
       method: 'GET',
       path: '/index/fbox.total/getappindex',
@@ -552,6 +564,8 @@ export const endpoints = {
   ...oplogEndpoints,
   ...alarmEndpoints,
   ...statisticEndpoints,
+  ...hashrateStatisticEndpoints,
+  ...revenueEndpoints,
   ...inboxEndpoints,
   ...notifyEndpoints,
   ...taskEndpoints,

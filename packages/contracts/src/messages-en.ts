@@ -482,6 +482,75 @@ export const sharedEn = {
   'alertMetric.fan_fault': 'Fan fault',
   'alertMetric.pool_hijacked': 'Pool hijacked',
   // ── end simulator ──
+
+  // ── meter corrections ──
+  'rule.nonNegative': 'must be a number of 0 or more',
+  'rule.meterReadingWithReset': 'enter a reading or reset the meter, not both',
+  'rule.readingInFuture': 'must not be in the future',
+  'rule.readingInsideReadings':
+    'the meter reported readings before and after this time within the same hour: enter a reading only where readings are missing',
+  'rule.readingBelowPrevious':
+    "is below the meter's reading before ({{reading}} kWh) but not below half of it, which would mean a reset",
+  'rule.readingAboveNext':
+    "is above the meter's next reported reading ({{reading}} kWh) but not twice it, which would mean a reset after it",
+  'field.reading_kwh': 'Reading (kWh)',
+  'field.reading_at': 'Read at',
+  'field.reason': 'Reason',
+  // ── end meter corrections ──
+  // ── powerStatistic ──
+  'oplog.action.electricityPriceAdd': 'Add electricity price',
+  'oplog.action.electricityPriceDelete': 'Delete electricity price',
+  'api.priceDateTaken': 'A price valid from this time already exists',
+  'api.lastPrice': 'The only price of a mine cannot be deleted',
+  'rule.priceInFuture': 'must not be in the future',
+  'powerExport.sheet': 'Power statistics',
+  'powerExport.period': 'Period',
+  'powerExport.meter1': 'Meter 1 (kWh)',
+  'powerExport.meter2': 'Meter 2 (kWh)',
+  'powerExport.energy': 'Energy (kWh)',
+  'powerExport.cost': 'Cost',
+  'powerExport.peak': 'Peak demand (kW)',
+  'powerExport.efficiency': 'Efficiency (J/TH)',
+  'powerExport.resets': 'Meter resets',
+  // ── end powerStatistic ──
+  // ── revenue ──
+  'field.network_difficulty': 'Network difficulty',
+  'field.block_reward': 'Block reward',
+  'field.coin_price': 'Coin price',
+  'field.fiat': 'Fiat currency',
+  'field.price_url': 'Price URL',
+  'field.from_day': 'First day',
+  'field.to_day': 'Last day',
+  'oplog.action.revenueSettingsSave': 'Save revenue settings',
+  'revenueExport.sheet': 'Revenue',
+  'revenueExport.day': 'Day',
+  'revenueExport.source': 'Source',
+  'revenueExport.poolCoin': 'Pool-reported ({{coin}})',
+  'revenueExport.estimatedCoin': 'Estimated ({{coin}})',
+  'revenueExport.coin': 'Earned ({{coin}})',
+  'revenueExport.minerHashrate': 'Miner hashrate (TH/s)',
+  'revenueExport.fiat': 'Value ({{fiat}})',
+  'revenueExport.energy': 'Energy (kWh)',
+  'revenueExport.cost': 'Power cost ({{fiat}})',
+  'revenueExport.profit': 'Profit ({{fiat}})',
+  'revenueSource.pool': 'Pool-reported',
+  'revenueSource.estimated': 'Estimated',
+  'revenueSource.none': 'No data',
+  // ── end revenue ──
+  // ── hashrateOverview ──
+  'hashrateExport.sheet': 'Hashrate',
+  'hashrateExport.time': 'Time',
+  'hashrateExport.series': 'Series',
+  'hashrateExport.hashrate': 'Hashrate (TH/s)',
+  'hashrateExport.theoretical': 'Theoretical (TH/s)',
+  'hashrateExport.ratio': 'Ratio (%)',
+  'hashrateExport.onlineRate': 'Online rate (%)',
+  'hashrateExport.reachable': 'Reachable uptime (%)',
+  'hashrateExport.hashing': 'Hashing uptime (%)',
+  'hashrateExport.total': 'Mine total',
+  'hashrateExport.noGroup': 'No group',
+  'hashrateExport.unknownModel': 'Unknown model',
+  // ── end hashrateOverview ──
 } as const;
 
 export type SharedMessageKey = keyof typeof sharedEn;

@@ -4,6 +4,7 @@ import {
   type Envelope,
   type FieldError,
   type Language,
+  parseRuleMessage,
   type SharedMessageKey,
   translate,
 } from '@fbox/contracts';
@@ -44,10 +45,11 @@ export const envelopeOfError = (error: ApiError, lang: Language, info: boolean):
   let data = error.data;
   const errors = (data as { errors?: PartialFieldError[] } | null)?.errors;
   if (Array.isArray(errors)) {
-    const localized = errors.map((e) => ({
-      ...e,
-      message: e.message ?? translate(lang, e.rule as SharedMessageKey),
-    }));
+    const localized = errors.map((e) => {
+      // A rule with parameters travels as `rule.key {"param":…}` (contracts' `rule()`).
+      const { key, params } = parseRuleMessage(e.rule);
+      return { ...e, message: e.message ?? translate(lang, key as SharedMessageKey, params) };
+    });
     data = { ...(data as object), errors: localized };
     if (error.messageKey === 'api.validation' && localized[0]) msg = validationMessage(localized[0], lang);
   }

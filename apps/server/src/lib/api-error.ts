@@ -1,4 +1,4 @@
-import { Code, type CodeValue, type SharedMessageKey } from '@fbox/contracts';
+import { Code, type CodeValue, rule, type SharedMessageKey } from '@fbox/contracts';
 
 /**
  * A business outcome other than success. Services throw it; the HTTP adapter turns it into the
@@ -22,3 +22,16 @@ export class ApiError extends Error {
  */
 export const fieldConflict = (field: string, key: SharedMessageKey): ApiError =>
   new ApiError(Code.CONFLICT, key, undefined, { errors: [{ field, rule: key }] });
+
+/**
+ * A value the contract accepts but the stored data refutes (a meter reading lower than the one
+ * before it): the envelope carries it as that field's error, with the rule's parameters.
+ */
+export const fieldInvalid = (
+  field: string,
+  key: SharedMessageKey,
+  params?: Record<string, string | number>,
+): ApiError =>
+  new ApiError(Code.VALIDATION, 'api.validation', undefined, {
+    errors: [{ field, rule: rule(key, params) }],
+  });

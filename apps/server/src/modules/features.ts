@@ -16,6 +16,7 @@ import { minerFeature } from './miner/miner.feature.js';
 import { notifyFeature } from './notify/notify.feature.js';
 import { oplogFeature } from './oplog/oplog.feature.js';
 import { poolFeature } from './pool/pool.feature.js';
+import { statisticFeature } from './statistic/statistic.feature.js';
 import { subaccountFeature } from './subaccount/subaccount.feature.js';
 import { tankFeature } from './tank/tank.feature.js';
 import { taskFeature } from './task/task.feature.js';
@@ -45,6 +46,7 @@ export const features = [
   alarmFeature,
   messageFeature,
   notifyFeature,
+  statisticFeature,
 ] as const;
 
 /** The endpoints the listed features handle (the keys of each one's handlers). */

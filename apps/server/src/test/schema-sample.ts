@@ -42,6 +42,8 @@ export const samples: Record<string, unknown> = {
   voltage_max: 400,
   observer_url: 'https://pool.example.com/observer',
   threshold: 40,
+  from_day: '2025-01-01',
+  to_day: '2025-01-07',
 };
 
 export interface SampleOptions {

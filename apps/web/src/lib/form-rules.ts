@@ -48,6 +48,11 @@ const FRAGMENT_RULES = new Set([
   'rule.numberMax',
   'rule.min',
   'rule.rangeDays',
+  'rule.nonNegative',
+  'rule.readingInFuture',
+  'rule.readingBelowPrevious',
+  'rule.readingAboveNext',
+  'rule.priceInFuture',
 ]);
 
 /**

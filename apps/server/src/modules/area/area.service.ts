@@ -26,6 +26,17 @@ export type NewMine = Omit<AreaCreateBody, 'electricity_price'> & { electricity_
 /** Writes what a feature adds to a new mine (its defaults), in the transaction that creates it. */
 export type MineCreateListener = (trx: Transaction<DB>, mine: Area) => Promise<void>;
 
+/**
+ * Writes what a feature keeps beside a mine's edited fields (the price history), in the transaction
+ * that edits it; `changes` are the fields sent.
+ */
+export type MineEditListener = (
+  trx: Transaction<DB>,
+  areaId: number,
+  changes: AreaChanges,
+  user: AreaCaller,
+) => Promise<void>;
+
 /** An area the caller may act in (see `AreaService.requireAccess`). */
 export interface AreaAccess extends Area {
   owner_id: number;
@@ -39,6 +50,7 @@ export interface AreaAccess extends Area {
  */
 export class AreaService {
   private readonly createListeners: MineCreateListener[] = [];
+  private readonly editListeners: MineEditListener[] = [];
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -72,6 +84,11 @@ export class AreaService {
    */
   onCreate(listener: MineCreateListener): void {
     this.createListeners.push(listener);
+  }
+
+  /** Adds `listener` to what editing a mine writes, in the editing transaction. */
+  onEdit(listener: MineEditListener): void {
+    this.editListeners.push(listener);
   }
 
   /** Creates a mine of a master with a fresh Agent Key, and what features add to every mine. */
@@ -115,7 +132,12 @@ export class AreaService {
       Object.entries(sent).filter(([, value]) => value !== undefined),
     ) as AreaChanges;
     try {
-      await repo.update(body.id, values, this.clock());
+      if (this.editListeners.length === 0) await repo.update(body.id, values, this.clock());
+      else
+        await this.db.transaction().execute(async (trx) => {
+          await new AreaRepository(trx).update(body.id, values, this.clock());
+          for (const listener of this.editListeners) await listener(trx, body.id, values, user);
+        });
     } catch (error) {
       if (isUniqueViolation(error)) throw fieldConflict('area_name', 'api.areaNameTaken');
       throw error;

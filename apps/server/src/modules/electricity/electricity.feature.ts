@@ -1,6 +1,10 @@
 import { defineFeature } from '../feature.js';
 import { electricityHandlers } from './electricity.routes.js';
 import { ElectricityService } from './electricity.service.js';
+import { electricityPriceMigration } from './electricity-price.migration.js';
+import { ElectricityPriceService } from './electricity-price.service.js';
+import { meterCorrectionsMigration } from './meter-correction.migration.js';
+import { MeterCorrectionService } from './meter-correction.service.js';
 import { meterEnergyMigration } from './meter-energy.migration.js';
 import { MeterEnergyService } from './meter-energy.service.js';
 
@@ -8,18 +12,39 @@ declare module 'fastify' {
   interface FastifyInstance {
     electricity: ElectricityService;
     meterEnergy: MeterEnergyService;
+    electricityPrices: ElectricityPriceService;
   }
 }
 
 /** Electricity meters and power readings; energy per meter and hour counted at ingest. */
 export const electricityFeature = defineFeature({
   name: 'electricity',
-  migrations: () => ({ '0020_meter_energy': meterEnergyMigration }),
+  migrations: (dialect) => ({
+    '0020_meter_energy': meterEnergyMigration,
+    '0022_electricity_prices': electricityPriceMigration,
+    '0025_meter_corrections': meterCorrectionsMigration(dialect),
+  }),
   register(app) {
-    app.decorate('electricity', new ElectricityService(app));
+    app.decorate(
+      'electricity',
+      new ElectricityService(app, new MeterCorrectionService({ db: app.db, dialect: app.dbDialect })),
+    );
     const meterEnergy = new MeterEnergyService({ db: app.db, dialect: app.dbDialect, areas: app.areas });
     app.decorate('meterEnergy', meterEnergy);
     app.ingest.addBatchWrite((trx, applied) => meterEnergy.record(trx, applied));
+    // Price history: a new mine's first price, and a price edited in the mine form from now on.
+    const prices = new ElectricityPriceService({
+      db: app.db,
+      dialect: app.dbDialect,
+      clock: app.clock,
+      areas: app.areas,
+    });
+    app.decorate('electricityPrices', prices);
+    app.areas.onCreate((trx, mine) => prices.onMineCreated(trx, mine));
+    app.areas.onEdit(async (trx, areaId, changes, user) => {
+      if (changes.electricity_price !== undefined)
+        await prices.onPriceEdited(trx, areaId, changes.electricity_price, user.id);
+    });
   },
   handlers: electricityHandlers,
 });

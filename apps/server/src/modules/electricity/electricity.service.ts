@@ -5,6 +5,7 @@ import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, notFound } from '../device-access.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
 import { meterOf } from '../fbox/fbox.service.js';
+import type { MeterCorrectionService } from './meter-correction.service.js';
 
 type Caller = AreaCaller;
 type BoxState = Awaited<ReturnType<FboxRepository['listWithState']>>[number];
@@ -15,7 +16,10 @@ type MeterRow = Awaited<ReturnType<FboxRepository['meters']>>[number];
  * settings, and the meter reading reset (a `meter.reset` command plus the stored reset offset).
  */
 export class ElectricityService {
-  constructor(private readonly deps: DeviceDeps) {}
+  constructor(
+    private readonly deps: DeviceDeps,
+    private readonly readings: MeterCorrectionService,
+  ) {}
 
   private entry(box: BoxState, meters: MeterRow[], now: number) {
     return {
@@ -58,6 +62,19 @@ export class ElectricityService {
     const repo = new FboxRepository(this.deps.db);
     const box = (await repo.listWithState(body.area_id)).find((b) => b.id === body.fbox_id) ?? notFound();
     const now = this.deps.clock();
+    // A reading entered by hand first: when the stored readings refute it, nothing else changes.
+    const correction =
+      body.reading_kwh === undefined
+        ? null
+        : await this.readings.enter({
+            fboxId: body.fbox_id,
+            no: body.meter_no,
+            at: body.reading_at!,
+            reading: body.reading_kwh,
+            reason: body.reason!,
+            userId: user.id,
+            now,
+          });
     const reading = body.meter_no === 1 ? box.meter1_energy_kwh : box.meter2_energy_kwh;
     const reset = body.reset === 'on';
     await repo.upsertMeter(body.fbox_id, body.meter_no, {
@@ -82,6 +99,14 @@ export class ElectricityService {
     return {
       meter: meterOf(meter, box),
       command: command && { command_id: command.id, status: command.status },
+      correction,
     };
+  }
+
+  /** The readings entered by hand for a box of a mine the caller sees. */
+  async corrections(user: Caller, areaId: number, fboxId: number) {
+    await this.deps.areas.requireAccess(user, areaId);
+    if (!(await new FboxRepository(this.deps.db).findIdentity(areaId, fboxId))) notFound();
+    return this.readings.list(fboxId);
   }
 }

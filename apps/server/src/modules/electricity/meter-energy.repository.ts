@@ -27,6 +27,29 @@ export interface MeterEnergy {
 
 const chunk = 2000;
 
+/**
+ * Start of the bucket of the hour in `column` (epoch ms) in the user's zone, as SQL of the dialect.
+ * The offset is a literal (a whole number checked here), so select and group by are the same
+ * expression.
+ */
+export const bucketSql = (
+  dialect: Dialect,
+  column: string,
+  bucket: EnergyBucket,
+  offsetMinutes: number,
+): RawBuilder<number> => {
+  const offset = Math.round(offsetMinutes);
+  if (!Number.isInteger(offset) || Math.abs(offset) > 14 * 60) throw new Error(`bad offset ${offsetMinutes}`);
+  const at = sql.ref(column);
+  const offsetMs = sql.lit(offset * 60_000);
+  const local = sql`(${at} + ${offsetMs})`;
+  if (bucket === 'hour') return sql<number>`${at}`;
+  if (bucket === 'day') return sql<number>`(${local} / 86400000) * 86400000 - ${offsetMs}`;
+  return dialect === 'postgres'
+    ? sql<number>`cast(extract(epoch from date_trunc('month', to_timestamp(${local} / 1000) at time zone 'UTC')) as bigint) * 1000 - ${offsetMs}`
+    : sql<number>`cast(strftime('%s', ${local} / 1000, 'unixepoch', 'start of month') as integer) * 1000 - ${offsetMs}`;
+};
+
 /** Meter energy tables (migration 0020): the ingest write and the statistics read. Kysely only. */
 export class MeterEnergyRepository {
   constructor(
@@ -124,17 +147,7 @@ export class MeterEnergyRepository {
 
   /** Start of the bucket of `hour_ts` in the user's zone, as SQL of the dialect. */
   private bucketOf(bucket: EnergyBucket, offsetMinutes: number): RawBuilder<number> {
-    // A literal (a whole number checked here), so select and group by are the same expression.
-    const offset = Math.round(offsetMinutes);
-    if (!Number.isInteger(offset) || Math.abs(offset) > 14 * 60)
-      throw new Error(`bad offset ${offsetMinutes}`);
-    const offsetMs = sql.lit(offset * 60_000);
-    const local = sql`(hour_ts + ${offsetMs})`;
-    if (bucket === 'hour') return sql<number>`hour_ts`;
-    if (bucket === 'day') return sql<number>`(${local} / 86400000) * 86400000 - ${offsetMs}`;
-    return this.dialect === 'postgres'
-      ? sql<number>`cast(extract(epoch from date_trunc('month', to_timestamp(${local} / 1000) at time zone 'UTC')) as bigint) * 1000 - ${offsetMs}`
-      : sql<number>`cast(strftime('%s', ${local} / 1000, 'unixepoch', 'start of month') as integer) * 1000 - ${offsetMs}`;
+    return bucketSql(this.dialect, 'hour_ts', bucket, offsetMinutes);
   }
 
   /**

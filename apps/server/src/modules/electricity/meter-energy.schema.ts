@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Row types of the meter energy tables (migration 0020). Times are UTC epoch ms, energy kWh. */
 
 /**
@@ -36,5 +38,44 @@ declare module '../../db/schema.js' {
   interface DB {
     meter_energy_hourly: MeterEnergyHourlyTable;
     meter_reading_state: MeterReadingStateTable;
+  }
+}
+
+/** A meter reading entered by a person (migration 0025) and the energy it moved. */
+export interface MeterCorrectionsTable {
+  id: Generated<number>;
+  fbox_id: number;
+  no: number;
+  reading_at: number;
+  /** The register as the meter showed it (before the ratio). */
+  reading_kwh: number;
+  reason: string;
+  user_id: number | null;
+  created_at: number;
+  /** Energy counted into the reading's hour (ratio applied). */
+  energy_kwh: number;
+  /** The hour of the next reported reading and how its energy changed; null when none came yet. */
+  next_hour_ts: number | null;
+  next_delta_kwh: number;
+}
+
+declare module '../../db/schema.js' {
+  interface DB {
+    meter_corrections: MeterCorrectionsTable;
+  }
+}
+
+/** A mine's electricity price per kWh from `valid_from` until the next row's (migration 0022). */
+export interface ElectricityPricesTable {
+  area_id: number;
+  valid_from: number;
+  price: number;
+  created_by: number | null;
+  created_at: number;
+}
+
+declare module '../../db/schema.js' {
+  interface DB {
+    electricity_prices: ElectricityPricesTable;
   }
 }

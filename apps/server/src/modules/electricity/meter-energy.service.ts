@@ -1,4 +1,9 @@
-import { type PowerStatistic, type PowerStatisticQuery, timeZoneOffsetMinutes } from '@fbox/contracts';
+import {
+  type PowerStatistic,
+  type PowerStatisticQuery,
+  type PowerStatisticRow,
+  timeZoneOffsetMinutes,
+} from '@fbox/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
@@ -7,12 +12,21 @@ import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound } from '../device-access.js';
 import { UserRepository } from '../user/user.repository.js';
+import { ElectricityPriceRepository } from './electricity-price.repository.js';
+import { pricesInForce } from './electricity-price.service.js';
 import { countReadings, readingsOf } from './meter-energy.js';
 
 /** kWh and money to 3 decimals: what a table shows, without float noise. */
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
+/** J/TH of `kwh` over `terahashes` (1 kWh = 3.6 MJ), to 2 decimals; null without hashes. */
+const joulesPerTerahash = (kwh: number | null, terahashes: number | null): number | null =>
+  kwh === null || terahashes === null || terahashes <= 0
+    ? null
+    : Math.round(((kwh * 3_600_000) / terahashes) * 100) / 100;
+
 import { type EnergyQuery, type MeterEnergy, MeterEnergyRepository } from './meter-energy.repository.js';
+import { type CostedEnergy, PowerStatisticRepository } from './power-statistic.repository.js';
 
 /**
  * Energy per meter from the meters' accumulated readings (issue 14): counted into hourly rows in
@@ -38,52 +52,154 @@ export class MeterEnergyService {
   }
 
   /**
-   * Power statistics of a mine the caller sees: energy per FBOX (its meters summed) and bucket of
-   * the reader's time zone, costed at the mine's electricity price. An FBOX of another mine answers
-   * "not found".
+   * Power statistics of a mine the caller sees: energy per FBOX (its meters summed, and each meter)
+   * and bucket of the reader's time zone, each hour costed at the price valid at its start; peak
+   * demand, efficiency (J/TH) and the load profile from the hourly rollups. All sums are SQL
+   * (PowerStatisticRepository); here only the few bucket rows are put together. An FBOX of another
+   * mine answers "not found".
    */
   async statistic(user: AreaCaller, q: PowerStatisticQuery): Promise<PowerStatistic> {
     await this.deps.areas.requireAccess(user, q.area_id);
     const repo = new MeterEnergyRepository(this.deps.db, this.deps.dialect);
+    const stats = new PowerStatisticRepository(this.deps.db, this.deps.dialect);
     const fboxes = await repo.boxesOf(q.area_id, q.fbox_id);
     if (q.fbox_id !== undefined && fboxes.length === 0) notFound();
     const zone = (await new UserRepository(this.deps.db).timeZone(user.id)) ?? 'UTC+0';
-    const energy = await repo.energyByPeriod({
+    const query: EnergyQuery = {
       fboxIds: fboxes.map((f) => f.id),
       from: q.from,
       to: q.to,
       bucket: q.bucket,
       tzOffsetMinutes: timeZoneOffsetMinutes(zone),
-    });
+    };
     const price = await repo.priceOf(q.area_id);
-    const byBox = new Map<string, PowerStatistic['rows'][number]>();
+    const profileStep = q.bucket === 'month' ? 'day' : 'hour';
+    const [energy, demand, peaks, profile, prices] = await Promise.all([
+      stats.costedEnergy(q.area_id, price, query),
+      stats.boxDemand(query),
+      stats.load(query),
+      stats.load({ ...query, bucket: profileStep }),
+      this.pricesUsed(q.area_id, q.from, q.to),
+    ]);
+    const rows = new Map<string, PowerStatisticRow & { hashes: number | null; hashKwh: number | null }>();
+    const rowOf = (fboxId: number, bucketTs: number) => {
+      const key = `${fboxId}:${bucketTs}`;
+      let row = rows.get(key);
+      if (!row) {
+        row = {
+          bucket_ts: bucketTs,
+          fbox_id: fboxId,
+          energy_kwh: 0,
+          meter1_kwh: null,
+          meter2_kwh: null,
+          cost: 0,
+          resets: 0,
+          peak_kw: null,
+          j_per_th: null,
+          hashes: null,
+          hashKwh: null,
+        };
+        rows.set(key, row);
+      }
+      return row;
+    };
     for (const e of energy) {
-      const key = `${e.fbox_id}:${e.bucket_ts}`;
-      const row = byBox.get(key) ?? {
-        bucket_ts: e.bucket_ts,
-        fbox_id: e.fbox_id,
+      const row = rowOf(e.fbox_id, e.bucket_ts);
+      row.energy_kwh += e.energy_kwh;
+      row.cost += e.cost;
+      row.resets += e.resets;
+      if (e.no === 1) row.meter1_kwh = (row.meter1_kwh ?? 0) + e.energy_kwh;
+      if (e.no === 2) row.meter2_kwh = (row.meter2_kwh ?? 0) + e.energy_kwh;
+    }
+    // Demand only where energy was counted: a row is a box's metered bucket.
+    for (const d of demand) {
+      const row = rows.get(`${d.fbox_id}:${d.bucket_ts}`);
+      if (!row) continue;
+      row.peak_kw = d.peak_kw;
+      row.hashes = d.hashes_th;
+      row.hashKwh = d.hash_kwh;
+    }
+    const sorted = [...rows.values()].sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
+    const buckets = new Map<
+      number,
+      PowerStatistic['buckets'][number] & { hashes: number; hashKwh: number }
+    >();
+    for (const r of sorted) {
+      const b = buckets.get(r.bucket_ts) ?? {
+        bucket_ts: r.bucket_ts,
         energy_kwh: 0,
         cost: 0,
         resets: 0,
+        peak_kw: null,
+        j_per_th: null,
+        hashes: 0,
+        hashKwh: 0,
       };
-      row.energy_kwh += e.energy_kwh;
-      row.resets += e.resets;
-      byBox.set(key, row);
+      b.energy_kwh += r.energy_kwh;
+      b.cost += r.cost;
+      b.resets += r.resets;
+      b.hashes += r.hashes ?? 0;
+      b.hashKwh += r.hashKwh ?? 0;
+      buckets.set(r.bucket_ts, b);
     }
-    const rows = [...byBox.values()]
-      .map((r) => ({ ...r, energy_kwh: round(r.energy_kwh), cost: round(r.energy_kwh * price) }))
-      .sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
-    const total = rows.reduce((sum, r) => sum + r.energy_kwh, 0);
+    for (const p of peaks) {
+      const b = buckets.get(p.ts);
+      if (b) b.peak_kw = round(p.peak_kw);
+    }
+    const all = [...buckets.values()];
+    const hashes = all.reduce((sum, b) => sum + b.hashes, 0);
+    const hashKwh = all.reduce((sum, b) => sum + b.hashKwh, 0);
+    const peakValues = all.flatMap((b) => (b.peak_kw === null ? [] : [b.peak_kw]));
     return {
       bucket: q.bucket,
       time_zone: zone,
       price,
+      prices,
       fboxes,
-      rows,
-      total_kwh: round(total),
-      total_cost: round(total * price),
-      resets: rows.reduce((sum, r) => sum + r.resets, 0),
+      rows: sorted.map(({ hashes: h, hashKwh: k, ...r }) => ({
+        ...r,
+        energy_kwh: round(r.energy_kwh),
+        meter1_kwh: r.meter1_kwh === null ? null : round(r.meter1_kwh),
+        meter2_kwh: r.meter2_kwh === null ? null : round(r.meter2_kwh),
+        cost: round(r.cost),
+        peak_kw: r.peak_kw === null ? null : round(r.peak_kw),
+        j_per_th: joulesPerTerahash(k, h),
+      })),
+      buckets: all.map(({ hashes: h, hashKwh: k, ...b }) => ({
+        ...b,
+        energy_kwh: round(b.energy_kwh),
+        cost: round(b.cost),
+        j_per_th: joulesPerTerahash(k, h),
+      })),
+      profile_step: profileStep,
+      profile: profile.map((p) => ({ ts: p.ts, power_kw: round(p.power_kw), peak_kw: round(p.peak_kw) })),
+      total_kwh: round(all.reduce((sum, b) => sum + b.energy_kwh, 0)),
+      total_cost: round(all.reduce((sum, b) => sum + b.cost, 0)),
+      resets: all.reduce((sum, b) => sum + b.resets, 0),
+      peak_kw: peakValues.length === 0 ? null : Math.max(...peakValues),
+      j_per_th: joulesPerTerahash(hashKwh, hashes),
     };
+  }
+
+  /** The mine's prices in force during `[from, to)`, oldest first. */
+  private async pricesUsed(areaId: number, from: number, to: number) {
+    return pricesInForce(
+      await new ElectricityPriceRepository(this.deps.db, this.deps.dialect).periods(areaId),
+      from,
+      to,
+    );
+  }
+
+  /**
+   * Energy per box, meter and bucket with each hour costed at the mine's price valid then (revenue's
+   * power cost); see `PowerStatisticRepository.costedEnergy`.
+   */
+  costedEnergy(areaId: number, fallbackPrice: number, query: EnergyQuery): Promise<CostedEnergy[]> {
+    return new PowerStatisticRepository(this.deps.db, this.deps.dialect).costedEnergy(
+      areaId,
+      fallbackPrice,
+      query,
+    );
   }
 
   /** Energy (kWh) and resets per box, meter and bucket; see `MeterEnergyRepository.energyByPeriod`. */

@@ -35,6 +35,12 @@ describeDb('power statistics: energy and cost per FBOX and bucket', () => {
     token = await login(t.app, master);
     areaId = (await createArea(t.app, master.id)).id;
     await t.app.db.updateTable('areas').set({ electricity_price: 0.06 }).where('id', '=', areaId).execute();
+    // The price history (valid from 0) is what costs the energy.
+    await t.app.db
+      .updateTable('electricity_prices')
+      .set({ price: 0.06 })
+      .where('area_id', '=', areaId)
+      .execute();
     north = await createFbox(t.app, areaId, { name: 'North' });
     south = await createFbox(t.app, areaId, { name: 'South' });
   });

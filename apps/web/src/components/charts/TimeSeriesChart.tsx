@@ -1,11 +1,9 @@
 import { timeZoneOffsetMinutes } from '@fbox/contracts';
-import Empty from 'antd/es/empty';
-import Skeleton from 'antd/es/skeleton';
-import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useEffect } from 'react';
 import { useStore } from '../../lib/store';
 import { formatTime, timeZoneStore } from '../../lib/time';
-import styles from './TimeSeriesChart.module.css';
+import { ChartFrame } from './ChartFrame';
+import { useEChart } from './use-echart';
 
 /** One line: points as `[epoch ms, value]`, null where the bucket has no reading. */
 export interface ChartSeries {
@@ -25,9 +23,6 @@ export interface TimeSeriesChartProps {
   area?: boolean;
 }
 
-type EChartsModule = typeof import('./echarts');
-type Chart = ReturnType<EChartsModule['echarts']['init']>;
-
 /**
  * A responsive ECharts line chart over time. Times read in the user's zone (top bar): instants are
  * shifted by the zone's offset and drawn in UTC, so ticks fall on the user's hours, not the browser's.
@@ -40,37 +35,15 @@ export const TimeSeriesChart = ({
   testId,
   area,
 }: TimeSeriesChartProps) => {
-  const { t } = useTranslation();
   const zone = useStore(timeZoneStore);
-  const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<Chart | null>(null);
-  const [ready, setReady] = useState(false);
+  const { host, chart } = useEChart();
+  const ready = chart !== null;
   const empty = series.every((line) => line.points.every(([, value]) => value === null));
 
   useEffect(() => {
-    let disposed = false;
-    let observer: ResizeObserver | undefined;
-    void import('./echarts').then(({ echarts }) => {
-      if (disposed || !host.current) return;
-      chart.current = echarts.init(host.current);
-      if (typeof ResizeObserver !== 'undefined') {
-        observer = new ResizeObserver(() => chart.current?.resize());
-        observer.observe(host.current);
-      }
-      setReady(true);
-    });
-    return () => {
-      disposed = true;
-      observer?.disconnect();
-      chart.current?.dispose();
-      chart.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
-    if (!ready || !chart.current) return;
+    if (!chart) return;
     const shift = zone === null ? 0 : timeZoneOffsetMinutes(zone) * 60_000;
-    chart.current.setOption(
+    chart.setOption(
       {
         useUTC: zone !== null,
         animation: false,
@@ -105,21 +78,9 @@ export const TimeSeriesChart = ({
       },
       { notMerge: true },
     );
-  }, [ready, series, format, zone, area]);
+  }, [chart, series, format, zone, area]);
 
   return (
-    <div className={styles.wrap} style={{ height }} data-testid={testId}>
-      <div ref={host} className={styles.canvas} aria-hidden={empty} />
-      {(loading || !ready) && (
-        <div className={styles.overlay}>
-          <Skeleton active paragraph={{ rows: 5 }} title={false} />
-        </div>
-      )}
-      {!loading && ready && empty && (
-        <div className={styles.overlay}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('common.chart.empty')} />
-        </div>
-      )}
-    </div>
+    <ChartFrame host={host} ready={ready} loading={loading} empty={empty} height={height} testId={testId} />
   );
 };

@@ -82,6 +82,17 @@ export const useSetMeter = (fboxId: number) => {
   return useMutation({
     mutationFn: (body: Omit<EndpointBody<'electricitySetMeter'>, 'area_id' | 'fbox_id'>) =>
       call('electricitySetMeter', { ...areaScope(), fbox_id: fboxId, ...body }, form),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: fboxKeys.detail(fboxId) }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: fboxKeys.detail(fboxId) }),
+        queryClient.invalidateQueries({ queryKey: fboxKeys.meters(fboxId) }),
+      ]),
   });
 };
+
+/** Meter readings entered by hand for a box, newest first. */
+export const useMeterCorrections = (fboxId: number) =>
+  useQuery({
+    queryKey: fboxKeys.meters(fboxId),
+    queryFn: () => call('meterCorrections', { ...areaScope(), fbox_id: fboxId }, quiet),
+  });

@@ -4,15 +4,21 @@ import Card from 'antd/es/card';
 import Popconfirm from 'antd/es/popconfirm';
 import type { ColumnType } from 'antd/es/table';
 import Table from 'antd/es/table';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CommandStatusTag, type OutcomeStatus } from '../../../components/CommandStatusTag';
 import { formatTime } from '../../../lib/time';
 import { showEnergy, showPlain, showPowerKw, showText } from '../../../lib/values';
-import { useSetMeter } from '../api-fbox';
+import { useMeterCorrections, useSetMeter } from '../api-fbox';
+import { MeterCorrections } from './MeterCorrections';
+import { MeterReadingDialog } from './MeterReadingDialog';
 
 type Meter = FboxDetail['meters'][number];
 
-/** Power meters with their readings and a reset (after confirmation) that is a command to the box. */
+/**
+ * Power meters with their readings, a reset (after confirmation) that is a command to the box, and
+ * readings entered by hand where the gateway's are missing, listed below the meters.
+ */
 export const MetersCard = ({
   fbox,
   statusOf,
@@ -20,13 +26,15 @@ export const MetersCard = ({
   canReset,
 }: {
   fbox: FboxDetail;
-  /** Masters and administrators may reset a meter reading (operators only read). */
+  /** Masters and administrators may reset a meter or enter a reading (operators only read). */
   canReset: boolean;
   statusOf: (key: string) => OutcomeStatus | undefined;
   onCommand: (key: string, id: string, status: CommandStatus) => void;
 }) => {
   const { t } = useTranslation();
   const setMeter = useSetMeter(fbox.id);
+  const corrections = useMeterCorrections(fbox.id);
+  const [entering, setEntering] = useState<number | null>(null);
   const reset = async (no: number) => {
     const answer = await setMeter.mutateAsync({ meter_no: no, reset: 'on' });
     if (answer.command) onCommand(`meter-${no}`, answer.command.command_id, answer.command.status);
@@ -48,6 +56,9 @@ export const MetersCard = ({
               {t('device.box.reset')}
             </Button>
           </Popconfirm>{' '}
+          <Button size="small" onClick={() => setEntering(m.no)} data-testid={`meter-enter-${m.no}`}>
+            {t('device.meter.enterReading')}
+          </Button>{' '}
           {status && <CommandStatusTag status={status} />}
         </>
       );
@@ -78,6 +89,10 @@ export const MetersCard = ({
           ...(canReset ? [resetColumn] : []),
         ]}
       />
+      {corrections.data && corrections.data.length > 0 && <MeterCorrections rows={corrections.data} />}
+      {entering !== null && (
+        <MeterReadingDialog fboxId={fbox.id} no={entering} onClose={() => setEntering(null)} />
+      )}
     </Card>
   );
 };

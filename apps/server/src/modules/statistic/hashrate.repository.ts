@@ -1,0 +1,169 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+/** The sums a statistic of the mine is made of (over one split key and span). */
+export interface HashrateSums {
+  wall_s: number;
+  miners: number;
+  online_miners: number;
+  cover_s: number;
+  reach_s: number;
+  hash_s: number;
+  hashrate_s: number;
+  theo_s: number;
+}
+export const hashrateSumNames = [
+  'wall_s',
+  'miners',
+  'online_miners',
+  'cover_s',
+  'reach_s',
+  'hash_s',
+  'hashrate_s',
+  'theo_s',
+] as const satisfies readonly (keyof HashrateSums)[];
+export const zeroSums = (): HashrateSums =>
+  Object.fromEntries(hashrateSumNames.map((n) => [n, 0])) as unknown as HashrateSums;
+
+/** One miner's sums between two hours, with what the worst-miners list shows of it. */
+export interface MinerSums {
+  miner_id: number;
+  sn: string;
+  worker: string;
+  model: string;
+  ip: string;
+  fbox_id: number;
+  fbox_name: string;
+  cover_s: number;
+  reach_s: number;
+  hash_s: number;
+  hashrate_s: number;
+  theo_s: number;
+}
+
+/** Hashrate overview's reads of the hourly rollups (migration 0023) and the names of its series. Kysely only. */
+export class HashrateRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** The keys of a mine's series in a split (every key ever rolled up). */
+  async keysOf(areaId: number, dim: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('fleet_hashrate_keys')
+      .select('key')
+      .where('area_id', '=', areaId)
+      .where('dim', '=', dim)
+      .execute();
+    return rows.map((r) => r.key);
+  }
+
+  /**
+   * Running totals of each (dim, key) at each edge: the sums of every hour before the edge, keyed
+   * `dim|key|edge` (zero when nothing was rolled up before it).
+   */
+  async totalsAt(
+    areaId: number,
+    keys: [string, string][],
+    edges: number[],
+  ): Promise<Map<string, HashrateSums>> {
+    const at = new Map<string, HashrateSums>();
+    if (keys.length === 0 || edges.length === 0) return at;
+    const edgeValues = sql.join(edges.map((e) => sql`(${sql.raw(String(e))})`));
+    const keyValues = sql.join(keys.map(([dim, key]) => sql`(${dim}, ${key})`));
+    const { rows } = await sql<Record<string, string | number | null> & { dim: string; key: string }>`
+      with e(edge) as (values ${edgeValues}), k(dim, key) as (values ${keyValues})
+      select k.dim, k.key, e.edge, ${sql.raw(hashrateSumNames.map((n) => `f.cum_${n} as ${n}`).join(', '))}
+      from k cross join e
+      left join fleet_hashrate_1h f on f.area_id = ${areaId} and f.dim = k.dim and f.key = k.key
+        and f.hour_ts = (select max(q.hour_ts) from fleet_hashrate_1h q
+          where q.area_id = ${areaId} and q.dim = k.dim and q.key = k.key and q.hour_ts < e.edge)`.execute(
+      this.db,
+    );
+    for (const r of rows) {
+      const sums = zeroSums();
+      for (const n of hashrateSumNames) sums[n] = Number(r[n] ?? 0);
+      at.set(`${r.dim}|${r.key}|${Number(r.edge)}`, sums);
+    }
+    return at;
+  }
+
+  /** The hourly rows of the mine's total and of a split's series, for hours starting in [from, to). */
+  async hours(
+    areaId: number,
+    split: string,
+    from: number,
+    to: number,
+  ): Promise<{ hour_ts: number; dim: string; key: string; sums: HashrateSums }[]> {
+    const rows = await this.db
+      .selectFrom('fleet_hashrate_1h')
+      .select(['dim', 'key', 'hour_ts', ...hashrateSumNames])
+      .where('area_id', '=', areaId)
+      .where('dim', 'in', ['all', split])
+      .where('hour_ts', '>=', from)
+      .where('hour_ts', '<', to)
+      .execute();
+    return rows.map((r) => {
+      const sums = zeroSums();
+      for (const n of hashrateSumNames) sums[n] = Number(r[n]);
+      return { hour_ts: Number(r.hour_ts), dim: r.dim, key: r.key, sums };
+    });
+  }
+
+  /** Ids and names of a mine's FBOXes. */
+  fboxNames(areaId: number) {
+    return this.db.selectFrom('fboxes').select(['id', 'name']).where('area_id', '=', areaId).execute();
+  }
+
+  /** Ids and names of a mine's miner groups. */
+  groupNames(areaId: number) {
+    return this.db.selectFrom('miner_groups').select(['id', 'name']).where('area_id', '=', areaId).execute();
+  }
+
+  /**
+   * The mine's miners with a theoretical hashrate and rolled-up time in hours [from, to), lowest
+   * ratio first (then most hashrate lost per second), at most `limit`.
+   */
+  async worstMiners(areaId: number, from: number, to: number, limit: number): Promise<MinerSums[]> {
+    const cum = (c: string) => `(b.cum_${c} - coalesce(a.cum_${c}, 0))`;
+    const { rows } = await sql<{
+      miner_id: number;
+      sn: string;
+      worker: string;
+      model: string;
+      ip: string;
+      fbox_id: number;
+      fbox_name: string;
+      cover_s: number | string;
+      reach_s: number | string;
+      hash_s: number | string;
+      hashrate_s: number | string;
+      theo_s: number | string;
+    }>`select * from (
+        select s.miner_id, s.sn, s.worker, s.model, s.ip, s.fbox_id, f.name as fbox_name,
+          ${sql.raw(['cover_s', 'reach_s', 'hash_s', 'hashrate_s', 'theo_s'].map((c) => `${cum(c)} as ${c}`).join(', '))}
+        from miner_state s
+        join fboxes f on f.id = s.fbox_id
+        join miner_hashrate_1h b on b.miner_id = s.miner_id and b.hour_ts = (
+          select max(q.hour_ts) from miner_hashrate_1h q where q.miner_id = s.miner_id and q.hour_ts < ${to})
+        left join miner_hashrate_1h a on a.miner_id = s.miner_id and a.hour_ts = (
+          select max(q.hour_ts) from miner_hashrate_1h q where q.miner_id = s.miner_id and q.hour_ts < ${from})
+        where s.area_id = ${areaId}
+      ) x
+      where x.theo_s > 0 and x.cover_s > 0
+      order by x.hashrate_s / x.theo_s, (x.theo_s - x.hashrate_s) / x.cover_s desc, x.miner_id
+      limit ${limit}`.execute(this.db);
+    return rows.map((r) => ({
+      miner_id: Number(r.miner_id),
+      sn: r.sn,
+      worker: r.worker,
+      model: r.model,
+      ip: r.ip,
+      fbox_id: Number(r.fbox_id),
+      fbox_name: r.fbox_name,
+      cover_s: Number(r.cover_s),
+      reach_s: Number(r.reach_s),
+      hash_s: Number(r.hash_s),
+      hashrate_s: Number(r.hashrate_s),
+      theo_s: Number(r.theo_s),
+    }));
+  }
+}

@@ -1,0 +1,36 @@
+import { defineFeature } from '../feature.js';
+import { fleetHourlyMigration } from './hashrate.migration.js';
+import { statisticHandlers } from './hashrate.routes.js';
+import { HashrateService } from './hashrate.service.js';
+import { pruneHashrate, rollupHashrate } from './hashrate-rollup.js';
+import './hashrate.schema.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    hashrate: HashrateService;
+  }
+}
+
+/**
+ * Statistics screens' storage and reads (issue 14): the hashrate overview's hourly rollups, kept
+ * by a job of their own every minute, and its endpoints.
+ */
+export const statisticFeature = defineFeature({
+  name: 'statistic',
+  migrations: () => ({ '0023_fleet_hourly': fleetHourlyMigration }),
+  register(app) {
+    const { db, clock, config } = app;
+    app.decorate('hashrate', new HashrateService({ db, areas: app.areas }));
+    app.jobs.add({
+      name: 'hashrate-rollup',
+      periodMs: 60_000,
+      run: () => rollupHashrate(db, clock(), config.retentionRawHours * 3_600_000),
+    });
+    app.jobs.add({
+      name: 'hashrate-retention',
+      periodMs: 60 * 60_000,
+      run: () => pruneHashrate(db, clock(), config.retention1hDays),
+    });
+  },
+  handlers: statisticHandlers,
+});
