@@ -37,9 +37,12 @@ const seedPowerHistory = async (app, boxes, from) => {
     const energy = [];
     const rollups = [];
     let register = 1000;
+    let total = 0;
     for (let h = 0; h < hours; h++) {
       const ts = from + h * hourMs;
       const kwh = 900 + ((h * 37 + box.id * 11) % 200);
+      total += kwh / 2;
+      // Each meter's row ends with its running totals (energy, resets, readings) to the hour's end.
       for (const no of [1, 2]) {
         energy.push([
           box.id,
@@ -53,6 +56,9 @@ const seedPowerHistory = async (app, boxes, from) => {
           ts + hourMs - 30_000,
           register + kwh / 2,
           1,
+          total,
+          0,
+          120 * (h + 1),
         ]);
       }
       register += kwh / 2;
@@ -91,6 +97,9 @@ const seedPowerHistory = async (app, boxes, from) => {
         'last_ts',
         'last_reading',
         'sensor_ratio',
+        'cum_energy_kwh',
+        'cum_resets',
+        'cum_readings',
       ],
       energy,
     );

@@ -7,6 +7,7 @@ import { meterCorrectionsMigration } from './meter-correction.migration.js';
 import { MeterCorrectionService } from './meter-correction.service.js';
 import { meterEnergyMigration } from './meter-energy.migration.js';
 import { MeterEnergyService } from './meter-energy.service.js';
+import { meterEnergyTotalsMigration } from './meter-energy-totals.migration.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,7 @@ export const electricityFeature = defineFeature({
     '0020_meter_energy': meterEnergyMigration,
     '0022_electricity_prices': electricityPriceMigration,
     '0025_meter_corrections': meterCorrectionsMigration(dialect),
+    '0026_meter_energy_totals': meterEnergyTotalsMigration,
   }),
   register(app) {
     app.decorate(

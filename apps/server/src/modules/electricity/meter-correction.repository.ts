@@ -1,10 +1,10 @@
 import type { MeterCorrection } from '@fbox/contracts';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import type { MeterCorrectionsTable, MeterEnergyHourlyTable } from './meter-energy.schema.js';
+import type { MeterCorrectionsTable, MeterHour } from './meter-energy.schema.js';
 
-type Hour = MeterEnergyHourlyTable;
+type Hour = MeterHour;
 
 /** PostgreSQL answers bigint columns as text: the hour's numbers as numbers. */
 const hourRow = (row: Hour | undefined): Hour | undefined =>
@@ -19,7 +19,13 @@ const hourRow = (row: Hour | undefined): Hour | undefined =>
     sensor_ratio: Number(row.sensor_ratio),
     resets: Number(row.resets),
     readings: Number(row.readings),
+    cum_energy_kwh: Number(row.cum_energy_kwh),
+    cum_resets: Number(row.cum_resets),
+    cum_readings: Number(row.cum_readings),
   };
+
+/** A meter's running totals (migration 0026). */
+export type Totals = Pick<Hour, 'cum_energy_kwh' | 'cum_resets' | 'cum_readings'>;
 
 /** Meter readings entered by hand (migration 0025) and the meter hours they change. Kysely only. */
 export class MeterCorrectionRepository {
@@ -82,11 +88,76 @@ export class MeterCorrectionRepository {
     return row && { ts: Number(row.ts), energy_kwh: Number(row.energy_kwh) };
   }
 
-  async saveLastReading(fboxId: number, no: number, ts: number, energyKwh: number): Promise<void> {
+  /**
+   * The entered reading becomes the meter's last counted one (the base of the gateway's next); a
+   * meter without one gets `totals` as its running totals.
+   */
+  async saveLastReading(
+    fboxId: number,
+    no: number,
+    ts: number,
+    energyKwh: number,
+    totals: Totals,
+  ): Promise<void> {
     await this.db
       .insertInto('meter_reading_state')
-      .values({ fbox_id: fboxId, no, ts, energy_kwh: energyKwh })
+      .values({
+        fbox_id: fboxId,
+        no,
+        ts,
+        energy_kwh: energyKwh,
+        cum_energy_kwh: totals.cum_energy_kwh,
+        cum_resets: totals.cum_resets,
+        cum_readings: totals.cum_readings,
+      })
       .onConflict((oc) => oc.columns(['fbox_id', 'no']).doUpdateSet({ ts, energy_kwh: energyKwh }))
+      .execute();
+  }
+
+  /** The meter's running totals to the end of its last hour before `hourTs` (zeros when none). */
+  async totalsBefore(fboxId: number, no: number, hourTs: number): Promise<Totals> {
+    const row = await this.db
+      .selectFrom('meter_energy_hourly')
+      .select(['cum_energy_kwh', 'cum_resets', 'cum_readings'])
+      .where('fbox_id', '=', fboxId)
+      .where('no', '=', no)
+      .where('hour_ts', '<', hourTs)
+      .orderBy('hour_ts', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return {
+      cum_energy_kwh: Number(row?.cum_energy_kwh ?? 0),
+      cum_resets: Number(row?.cum_resets ?? 0),
+      cum_readings: Number(row?.cum_readings ?? 0),
+    };
+  }
+
+  /** Adds to the running totals of the meter's hours from `fromHour` on, and of its last reading. */
+  async shiftTotals(
+    fboxId: number,
+    no: number,
+    fromHour: number,
+    energy: number,
+    resets: number,
+    readings: number,
+  ) {
+    const set = {
+      cum_energy_kwh: sql<number>`cum_energy_kwh + ${energy}`,
+      cum_resets: sql<number>`cum_resets + ${resets}`,
+      cum_readings: sql<number>`cum_readings + ${readings}`,
+    };
+    await this.db
+      .updateTable('meter_energy_hourly')
+      .set(set)
+      .where('fbox_id', '=', fboxId)
+      .where('no', '=', no)
+      .where('hour_ts', '>=', fromHour)
+      .execute();
+    await this.db
+      .updateTable('meter_reading_state')
+      .set(set)
+      .where('fbox_id', '=', fboxId)
+      .where('no', '=', no)
       .execute();
   }
 

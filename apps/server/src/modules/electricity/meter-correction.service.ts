@@ -76,6 +76,8 @@ export class MeterCorrectionService {
           last_ts: e.at,
           last_reading: e.reading,
           sensor_ratio: ratio,
+          // The totals before it; shifted with the later hours' below.
+          ...(await repo.totalsBefore(e.fboxId, e.no, hour)),
         });
       else {
         // The hour holds readings after it (it becomes the hour's first) or before it (its last).
@@ -94,8 +96,14 @@ export class MeterCorrectionService {
           energy_kwh: next.energy_kwh + nextDelta,
           resets: next.resets + nextResets,
         });
+      // The running totals from the reading's hour on (and from the next reading's hour on).
+      await repo.shiftTotals(e.fboxId, e.no, hour, energy, Number(step.reset), 1);
+      if (next) await repo.shiftTotals(e.fboxId, e.no, next.hour_ts, nextDelta, nextResets, 0);
       // With no later reading, the entered one is the base of the gateway's next.
-      if (!next) await repo.saveLastReading(e.fboxId, e.no, e.at, e.reading);
+      if (!next) {
+        const own = (await repo.hour(e.fboxId, e.no, hour))!;
+        await repo.saveLastReading(e.fboxId, e.no, e.at, e.reading, own);
+      }
 
       const id = await repo.insert({
         fbox_id: e.fboxId,

@@ -11,6 +11,7 @@ import {
   post,
   type TestUser,
 } from '../../test/factories.js';
+import { expectMeterTotalsConsistent } from '../../test/meter-totals.js';
 import { telemetry } from '../../test/mqtt-client.js';
 
 const SET = '/index/fbox.electricity/set_meter_data';
@@ -44,7 +45,11 @@ describeDb('meter readings entered by hand (set_meter_data with a reading)', () 
       await report(start + at, reading);
     t.clock.ms = start + 7 * hour;
   });
-  afterEach(() => t.close());
+  afterEach(async () => {
+    // Whatever a test entered, the running totals still add up (read by day and month statistics).
+    await expectMeterTotalsConsistent(t.app.db);
+    await t.close();
+  });
 
   async function report(at: number, meter1: number) {
     t.clock.ms = at;

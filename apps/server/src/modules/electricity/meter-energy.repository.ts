@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import type { MeterEnergyHourlyTable, MeterReadingStateTable } from './meter-energy.schema.js';
+import type { MeterHour, MeterReadingStateTable } from './meter-energy.schema.js';
 
 export type EnergyBucket = 'hour' | 'day' | 'month';
 
@@ -105,7 +105,7 @@ export class MeterEnergyRepository {
         .execute();
     return this.db
       .selectFrom('meter_reading_state')
-      .select(['fbox_id', 'no', 'ts', 'energy_kwh'])
+      .select(['fbox_id', 'no', 'ts', 'energy_kwh', 'cum_energy_kwh', 'cum_resets', 'cum_readings'])
       .where('fbox_id', 'in', fboxIds)
       .orderBy('fbox_id')
       .orderBy('no')
@@ -121,13 +121,16 @@ export class MeterEnergyRepository {
           oc.columns(['fbox_id', 'no']).doUpdateSet((eb) => ({
             ts: eb.ref('excluded.ts'),
             energy_kwh: eb.ref('excluded.energy_kwh'),
+            cum_energy_kwh: eb.ref('excluded.cum_energy_kwh'),
+            cum_resets: eb.ref('excluded.cum_resets'),
+            cum_readings: eb.ref('excluded.cum_readings'),
           })),
         )
         .execute();
   }
 
   /** Adds energy, resets and readings to the hours' rows (an hour's first reading stays). */
-  async addHours(rows: readonly MeterEnergyHourlyTable[]): Promise<void> {
+  async addHours(rows: readonly MeterHour[]): Promise<void> {
     for (let i = 0; i < rows.length; i += chunk)
       await this.db
         .insertInto('meter_energy_hourly')
@@ -140,6 +143,10 @@ export class MeterEnergyRepository {
             last_ts: eb.ref('excluded.last_ts'),
             last_reading: eb.ref('excluded.last_reading'),
             sensor_ratio: eb.ref('excluded.sensor_ratio'),
+            // The batch's readings extend the series: its totals are the hour's to its end.
+            cum_energy_kwh: eb.ref('excluded.cum_energy_kwh'),
+            cum_resets: eb.ref('excluded.cum_resets'),
+            cum_readings: eb.ref('excluded.cum_readings'),
           })),
         )
         .execute();

@@ -1,4 +1,7 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+/** A running total: always read, optional on insert (the column defaults to 0). */
+type Total = ColumnType<number, number | undefined, number>;
 
 /** Row types of the meter energy tables (migration 0020). Times are UTC epoch ms, energy kWh. */
 
@@ -24,7 +27,17 @@ export interface MeterEnergyHourlyTable {
   last_reading: number;
   /** The ratio applied to the hour's last reading. */
   sensor_ratio: number;
+  /**
+   * Running totals of the meter's energy, resets and readings to the end of this hour (migration
+   * 0026). Written with every row; 0 when left out (tests then run `recomputeMeterTotals`).
+   */
+  cum_energy_kwh: Total;
+  cum_resets: Total;
+  cum_readings: Total;
 }
+
+/** A meter hour as read (every total a number). */
+export type MeterHour = Selectable<MeterEnergyHourlyTable>;
 
 /** The last reading counted per meter: the next reading's increase is measured from it. */
 export interface MeterReadingStateTable {
@@ -32,6 +45,10 @@ export interface MeterReadingStateTable {
   no: number;
   ts: number;
   energy_kwh: number;
+  /** The meter's running totals so far (its latest hour's). */
+  cum_energy_kwh: number;
+  cum_resets: number;
+  cum_readings: number;
 }
 
 declare module '../../db/schema.js' {

@@ -1,6 +1,6 @@
 import { limits } from '@fbox/contracts';
 import type { QueuedTelemetry } from '../../devices/telemetry-writer.js';
-import type { MeterEnergyHourlyTable, MeterReadingStateTable } from './meter-energy.schema.js';
+import type { MeterHour, MeterReadingStateTable } from './meter-energy.schema.js';
 
 /** The rules of energy from meter readings (docs/statistics.md "Energy from meter readings"). */
 
@@ -46,7 +46,7 @@ export const stepOf = (baseline: number | undefined, reading: number) => {
 
 export interface CountedReadings {
   /** Hourly rows to add to what is stored (energy, resets and readings add up). */
-  hours: MeterEnergyHourlyTable[];
+  hours: MeterHour[];
   /** The meters' new last readings. */
   last: MeterReadingStateTable[];
 }
@@ -56,6 +56,8 @@ export interface CountedReadings {
  * over it, or the whole reading after a reset (`stepOf`), times the sensor ratio, goes to the hour
  * of the newer reading. A reading not newer than the last one counted is skipped: its increase is
  * already inside the later reading's. A meter's first reading ever is its baseline (no energy).
+ * Each hour and the meter's state carry the meter's running totals after their last reading: counted
+ * readings only ever extend the series, so those are the totals to the end of the hour.
  */
 export const countReadings = (
   readings: readonly MeterReading[],
@@ -64,29 +66,38 @@ export const countReadings = (
 ): CountedReadings => {
   const last = new Map(stored.map((s) => [meterKey(s.fbox_id, s.no), s]));
   const changed = new Map<string, MeterReadingStateTable>();
-  const hours = new Map<string, MeterEnergyHourlyTable>();
+  const hours = new Map<string, MeterHour>();
   for (const r of readings) {
     const key = meterKey(r.fbox_id, r.no);
     const prev = last.get(key);
-    if (prev && r.ts <= prev.ts) continue;
+    if (prev && r.ts <= Number(prev.ts)) continue;
     const ratio = ratioOf(r.fbox_id, r.no);
-    const { reset, glitch, increase } = stepOf(prev?.energy_kwh, r.energy_kwh);
+    const { reset, glitch, increase } = stepOf(
+      prev === undefined ? undefined : Number(prev.energy_kwh),
+      r.energy_kwh,
+    );
+    const energy = increase * ratio;
+    // The meter's running totals after this reading (the hour's row carries its last ones).
+    const cum_energy_kwh = Number(prev?.cum_energy_kwh ?? 0) + energy;
+    const cum_resets = Number(prev?.cum_resets ?? 0) + (reset ? 1 : 0);
+    const cum_readings = Number(prev?.cum_readings ?? 0) + 1;
     const hour_ts = hourOf(r.ts);
     const hourKey = `${key}:${hour_ts}`;
     const hour = hours.get(hourKey);
     if (hour) {
-      hour.energy_kwh += increase * ratio;
+      hour.energy_kwh += energy;
       hour.resets += reset ? 1 : 0;
       hour.readings += 1;
       hour.last_ts = r.ts;
       hour.last_reading = r.energy_kwh;
       hour.sensor_ratio = ratio;
+      Object.assign(hour, { cum_energy_kwh, cum_resets, cum_readings });
     } else {
       hours.set(hourKey, {
         fbox_id: r.fbox_id,
         no: r.no,
         hour_ts,
-        energy_kwh: increase * ratio,
+        energy_kwh: energy,
         resets: reset ? 1 : 0,
         readings: 1,
         first_ts: r.ts,
@@ -94,6 +105,9 @@ export const countReadings = (
         last_ts: r.ts,
         last_reading: r.energy_kwh,
         sensor_ratio: ratio,
+        cum_energy_kwh,
+        cum_resets,
+        cum_readings,
       });
     }
     // After a glitch the baseline stays at the higher reading: the register did not really go back.
@@ -101,7 +115,10 @@ export const countReadings = (
       fbox_id: r.fbox_id,
       no: r.no,
       ts: r.ts,
-      energy_kwh: glitch ? prev!.energy_kwh : r.energy_kwh,
+      energy_kwh: glitch ? Number(prev!.energy_kwh) : r.energy_kwh,
+      cum_energy_kwh,
+      cum_resets,
+      cum_readings,
     };
     last.set(key, next);
     changed.set(key, next);

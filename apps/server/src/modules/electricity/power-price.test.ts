@@ -13,6 +13,7 @@ import {
   post,
   type TestUser,
 } from '../../test/factories.js';
+import { recomputeMeterTotals } from './meter-energy-totals.migration.js';
 
 const hour = 3_600_000;
 const day = 24 * hour;
@@ -87,6 +88,7 @@ describeDb('power statistics: price history, peak demand and efficiency', () => 
         .insertInto('meter_energy_hourly')
         .values(hourly.slice(i, i + 1000))
         .execute();
+    await recomputeMeterTotals(t.app.db);
   });
   afterEach(() => t.close());
 

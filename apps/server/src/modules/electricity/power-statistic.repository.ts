@@ -31,6 +31,40 @@ export interface LoadPoint {
   peak_kw: number;
 }
 
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+/** Boxes per running-totals query (their ids are bound parameters). */
+const chunk = 5000;
+
+interface Totals {
+  energy: number;
+  resets: number;
+  readings: number;
+}
+const zero: Totals = { energy: 0, resets: 0, readings: 0 };
+
+/**
+ * The day or month buckets of `[from, to)` in the reader's zone: each bucket's start (its label, as
+ * the SQL buckets) and the part of the range it covers.
+ */
+export const bucketSpans = (q: EnergyQuery): { start: number; from: number; to: number }[] => {
+  const offset = q.tzOffsetMinutes * 60_000;
+  const startOf = (t: number) => {
+    if (q.bucket === 'day') return Math.floor((t + offset) / dayMs) * dayMs - offset;
+    const local = new Date(t + offset);
+    return Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - offset;
+  };
+  const nextOf = (start: number) => {
+    if (q.bucket === 'day') return start + dayMs;
+    const local = new Date(start + offset);
+    return Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1) - offset;
+  };
+  const spans = [];
+  for (let start = startOf(q.from); start < q.to; start = nextOf(start))
+    spans.push({ start, from: Math.max(q.from, start), to: Math.min(q.to, nextOf(start)) });
+  return spans;
+};
+
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** A rollup value that is a reading: -999 ("no data") and negatives are left out. */
@@ -55,6 +89,7 @@ export class PowerStatisticRepository {
    */
   async costedEnergy(areaId: number, fallback: number, q: EnergyQuery): Promise<CostedEnergy[]> {
     if (q.fboxIds.length === 0) return [];
+    if (q.bucket !== 'hour') return this.costedFromTotals(areaId, fallback, q);
     const bucket = bucketSql(this.dialect, 'h.hour_ts', q.bucket, q.tzOffsetMinutes);
     const rows = await this.db
       .with('periods', (db) =>
@@ -95,6 +130,101 @@ export class PowerStatisticRepository {
       energy_kwh: Number(r.energy_kwh),
       cost: Number(r.cost),
       resets: Number(r.resets),
+    }));
+  }
+
+  /**
+   * `costedEnergy` for days and months from the meters' running totals (migration 0026): the energy
+   * of the hours in `[x, y)` is the total before `y` minus the total before `x`, so a bucket costs
+   * one look-up per meter and edge (bucket edges, and the hours prices change at) instead of a sum
+   * over its hours. Same answer as the sum: a bucket without a counted reading is absent.
+   */
+  private async costedFromTotals(areaId: number, fallback: number, q: EnergyQuery): Promise<CostedEnergy[]> {
+    const prices = await this.db
+      .selectFrom('electricity_prices')
+      .select(['valid_from', 'price'])
+      .where('area_id', '=', areaId)
+      .orderBy('valid_from')
+      .execute();
+    // A price applies from the first hour starting at or after its `valid_from`; the earliest also before.
+    const changes = prices.map((p, i) => ({
+      at: i === 0 ? Number.NEGATIVE_INFINITY : Math.ceil(Number(p.valid_from) / hourMs) * hourMs,
+      price: Number(p.price),
+    }));
+    const priceAt = (t: number) => {
+      let price = changes.length === 0 ? fallback : changes[0]!.price;
+      for (const c of changes) if (c.at <= t) price = c.price;
+      return price;
+    };
+    const buckets = bucketSpans(q);
+    const cuts = changes.map((c) => c.at).filter((t) => t > q.from && t < q.to);
+    const edges = [...new Set([...buckets.flatMap((b) => [b.from, b.to]), ...cuts])].sort((a, b) => a - b);
+    const totals = new Map<string, Totals>();
+    for (let i = 0; i < q.fboxIds.length; i += chunk)
+      for (const row of await this.totalsBefore(q.fboxIds.slice(i, i + chunk), edges))
+        totals.set(`${row.fbox_id}:${row.no}:${row.t}`, row);
+    const out: CostedEnergy[] = [];
+    for (const fboxId of q.fboxIds)
+      for (const no of [1, 2]) {
+        const at = (t: number) => totals.get(`${fboxId}:${no}:${t}`) ?? zero;
+        for (const b of buckets) {
+          const start = at(b.from);
+          const end = at(b.to);
+          if (end.readings === start.readings) continue;
+          let cost = 0;
+          const inside = [b.from, ...cuts.filter((t) => t > b.from && t < b.to), b.to];
+          for (let k = 0; k + 1 < inside.length; k++)
+            cost += (at(inside[k + 1]!).energy - at(inside[k]!).energy) * priceAt(inside[k]!);
+          out.push({
+            fbox_id: fboxId,
+            no,
+            bucket_ts: b.start,
+            energy_kwh: end.energy - start.energy,
+            cost,
+            resets: end.resets - start.resets,
+          });
+        }
+      }
+    return out;
+  }
+
+  /** Each meter's running totals to the end of its last hour starting before each edge. */
+  private async totalsBefore(fboxIds: readonly number[], edges: readonly number[]) {
+    const list = (values: readonly number[]) =>
+      sql.join(
+        values.map((v) => {
+          if (!Number.isSafeInteger(v)) throw new Error(`bad edge ${v}`);
+          return sql.raw(`(${v})`);
+        }),
+      );
+    const { rows } = await sql<{
+      fbox_id: number;
+      no: number;
+      t: number | string;
+      energy: number | null;
+      resets: number | null;
+      readings: number | null;
+    }>`
+      with edges (t) as (values ${list(edges)}), meters (no) as (values (1), (2))
+      select x.fbox_id, x.no, x.t, h.cum_energy_kwh as energy, h.cum_resets as resets, h.cum_readings as readings
+      from (
+        select f.id as fbox_id, m.no, e.t, (
+          select max(h.hour_ts) from meter_energy_hourly h
+          where h.fbox_id = f.id and h.no = m.no and h.hour_ts < e.t
+        ) as hour_ts
+        from fboxes f cross join meters m cross join edges e
+        where f.id in (${sql.join(fboxIds)})
+      ) x
+      join meter_energy_hourly h on h.fbox_id = x.fbox_id and h.no = x.no and h.hour_ts = x.hour_ts`.execute(
+      this.db,
+    );
+    return rows.map((r) => ({
+      fbox_id: Number(r.fbox_id),
+      no: Number(r.no),
+      t: Number(r.t),
+      energy: Number(r.energy),
+      resets: Number(r.resets),
+      readings: Number(r.readings),
     }));
   }
 

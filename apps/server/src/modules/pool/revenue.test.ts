@@ -13,6 +13,7 @@ import {
   post,
   type TestUser,
 } from '../../test/factories.js';
+import { recomputeMeterTotals } from '../electricity/meter-energy-totals.migration.js';
 import { hashprice } from './revenue.service.js';
 
 const hour = 3_600_000;
@@ -116,8 +117,8 @@ describeDb('revenue: settings, daily figures by source, hashrate per subaccount'
         hashrate_total_max: ths,
       } as never)
       .execute();
-  const energyHour = (ts: number, kwh: number) =>
-    t.app.db
+  const energyHour = async (ts: number, kwh: number) => {
+    await t.app.db
       .insertInto('meter_energy_hourly')
       .values({
         fbox_id: box.id,
@@ -133,6 +134,8 @@ describeDb('revenue: settings, daily figures by source, hashrate per subaccount'
         sensor_ratio: 1,
       })
       .execute();
+    await recomputeMeterTotals(t.app.db);
+  };
 
   it('answers defaults before a save, then the saved settings with their hashprice', async () => {
     const before = await get(t.app, SETTINGS, { area_id: String(areaId) }, { token }).then((r) => r.json());
