@@ -1,10 +1,9 @@
 import { operatorRules, type PoolSubaccount } from '@fbox/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../lib/i18n';
 import { timeZoneStore } from '../../lib/time';
+import { renderPage, resetPageTest } from '../../test-page';
 import { PoolSubaccountPage } from './PoolSubaccountPage';
 
 const row = (id: number, sync: PoolSubaccount['sync']): PoolSubaccount => ({
@@ -54,26 +53,14 @@ beforeEach(() => {
   );
 });
 
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  timeZoneStore.set(null);
-  await changeLanguage('en');
-});
+afterEach(resetPageTest);
 
-const renderPage = () =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PoolSubaccountPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+const open = () => renderPage(<PoolSubaccountPage />);
 
 // antd's first render in jsdom takes seconds.
 describe('Mining Pool Subaccount: pool data', { timeout: 30_000 }, () => {
   it('shows how reading each pool went, with the reason and the next try of a failure', async () => {
-    renderPage();
+    open();
     expect((await screen.findByTestId('pool-subaccount-sync-1')).textContent).toBe('Up to date');
     expect(screen.getByTestId('pool-subaccount-sync-3').textContent).toBe('-');
     const failed = screen.getByTestId('pool-subaccount-sync-2');
@@ -85,7 +72,7 @@ describe('Mining Pool Subaccount: pool data', { timeout: 30_000 }, () => {
 
   it('says it in Chinese too', async () => {
     await changeLanguage('zh');
-    renderPage();
+    open();
     expect((await screen.findByTestId('pool-subaccount-sync-2')).textContent).toBe('失败');
   });
 });

@@ -1,10 +1,9 @@
 import { type HashrateOverview, type HashrateWorst, operatorRules } from '@fbox/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../lib/i18n';
 import { timeZoneStore } from '../../lib/time';
+import { renderPage, resetPageTest } from '../../test-page';
 import { HashrateOverviewPage } from './HashrateOverviewPage';
 
 const day = 86_400_000;
@@ -115,21 +114,9 @@ beforeEach(() => {
   );
 });
 
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  timeZoneStore.set(null);
-  await changeLanguage('en');
-});
+afterEach(resetPageTest);
 
-const renderPage = () =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <HashrateOverviewPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+const open = () => renderPage(<HashrateOverviewPage />);
 
 const kpi = (key: string) => screen.getByTestId(`hashrate-kpi-${key}`).textContent ?? '';
 const hashrateShown = () => waitFor(() => expect(kpi('hashrate')).toContain('1.23 PH/s'));
@@ -137,7 +124,7 @@ const hashrateShown = () => waitFor(() => expect(kpi('hashrate')).toContain('1.2
 // antd's first render in jsdom takes seconds.
 describe('Hashrate Overview page', { timeout: 30_000 }, () => {
   it('shows the KPIs in their units with what each one means', async () => {
-    renderPage();
+    open();
     await hashrateShown();
     expect(kpi('hashrate')).toContain('Average hashrate');
     expect(kpi('hashrate')).toContain('of 1.5 PH/s theoretical (82.3%)');
@@ -162,7 +149,7 @@ describe('Hashrate Overview page', { timeout: 30_000 }, () => {
 
   it('says when the range has no data, with dashes in the KPIs', async () => {
     overviewAnswer = 'empty';
-    renderPage();
+    open();
     expect(await screen.findByTestId('hashrate-empty')).toBeTruthy();
     expect(screen.getAllByText('No hashrate data in this range').length).toBeGreaterThan(0);
     expect(kpi('hashrate')).toContain('-');
@@ -173,7 +160,7 @@ describe('Hashrate Overview page', { timeout: 30_000 }, () => {
 
   it('says when loading failed and loads again on retry', async () => {
     overviewAnswer = 'fail';
-    renderPage();
+    open();
     const error = await screen.findByTestId('hashrate-error');
     expect(error.textContent).toContain('The hashrate overview could not be loaded');
     expect(error.textContent).toContain('Database unavailable');
@@ -184,7 +171,7 @@ describe('Hashrate Overview page', { timeout: 30_000 }, () => {
   });
 
   it('asks again when the range or the split changes', async () => {
-    renderPage();
+    open();
     await hashrateShown();
     fireEvent.click(within(screen.getByTestId('hashrate-split')).getByText('Model'));
     await waitFor(() => expect(overviewCalls.at(-1)?.get('split')).toBe('model'));
@@ -200,7 +187,7 @@ describe('Hashrate Overview page', { timeout: 30_000 }, () => {
   });
 
   it('lists the miners costing the most hashrate, each linking to its miner page', async () => {
-    renderPage();
+    open();
     const table = screen.getByTestId('hashrate-worst-table');
     const link = await within(table).findByRole('link', { name: 'SN-SLOW-7' });
     expect(link.getAttribute('href')).toBe('/device/machineDetail?id=7');
@@ -213,7 +200,7 @@ describe('Hashrate Overview page', { timeout: 30_000 }, () => {
 
   it('says it in Chinese', async () => {
     await changeLanguage('zh');
-    renderPage();
+    open();
     await hashrateShown();
     expect(kpi('hashrate')).toContain('平均算力');
     expect(kpi('hashing')).toContain('算力大于 0 的在线上报覆盖的矿机时间占比（有上报且在出力）。');

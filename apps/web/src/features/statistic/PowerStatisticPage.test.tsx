@@ -1,10 +1,9 @@
 import { operatorRules, type PowerStatistic } from '@fbox/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../lib/i18n';
 import { timeZoneStore } from '../../lib/time';
+import { renderPage, resetPageTest } from '../../test-page';
 import { PowerStatisticPage } from './PowerStatisticPage';
 
 // 2026-11-25 00:00 and 01:00 in UTC+8.
@@ -73,21 +72,9 @@ beforeEach(() => {
   );
 });
 
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  timeZoneStore.set(null);
-  await changeLanguage('en');
-});
+afterEach(resetPageTest);
 
-const renderPage = () =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PowerStatisticPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+const open = () => renderPage(<PowerStatisticPage />);
 
 const energyShown = () =>
   waitFor(() => expect(screen.getByTestId('power-kpi-energy').textContent).toContain('3 MWh'));
@@ -95,7 +82,7 @@ const energyShown = () =>
 // antd's first render in jsdom takes seconds.
 describe('Power Statistics page', { timeout: 30_000 }, () => {
   it('shows the totals in their units, the table behind the chart and the meter reset note', async () => {
-    renderPage();
+    open();
     await energyShown();
     expect(screen.getByTestId('power-kpi-peak').textContent).toMatch(/600(\.0)? kW/);
     expect(screen.getByTestId('power-kpi-efficiency').textContent).toContain('21.5 J/TH');
@@ -115,7 +102,7 @@ describe('Power Statistics page', { timeout: 30_000 }, () => {
   });
 
   it('asks for the week by the day when the range changes, and for days of a custom range', async () => {
-    renderPage();
+    open();
     await energyShown();
     fireEvent.click(screen.getByText('This week'));
     await waitFor(() => expect(statisticCalls.at(-1)?.get('bucket')).toBe('day'));
@@ -127,7 +114,7 @@ describe('Power Statistics page', { timeout: 30_000 }, () => {
 
   it('says it in Chinese', async () => {
     await changeLanguage('zh');
-    renderPage();
+    open();
     expect(await screen.findByText('电表已清零——从 0 重新计数')).toBeTruthy();
     expect(screen.getByText('电价历史')).toBeTruthy();
     expect(screen.getByText('自始有效')).toBeTruthy();
