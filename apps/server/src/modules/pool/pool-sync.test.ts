@@ -88,7 +88,7 @@ describeDb('pool sync: what the pools report', () => {
       clock: t.app.clock,
       secrets: t.app.secrets,
       log: t.app.log,
-      adapterFor: () => createBraiinsAdapter({ baseUrl: pool.url(), timeoutMs: 2000 }),
+      adapterFor: () => createBraiinsAdapter({ baseUrl: pool.url(), timeoutMs: 10_000 }),
     });
   });
   afterEach(() => t.close());
@@ -191,7 +191,7 @@ describeDb('pool sync: what the pools report', () => {
       clock: t.app.clock,
       secrets: t.app.secrets,
       log: t.app.log,
-      adapterFor: () => createBraiinsAdapter({ baseUrl: pool.url(), timeoutMs: 2000 }),
+      adapterFor: () => createBraiinsAdapter({ baseUrl: pool.url(), timeoutMs: 10_000 }),
     });
     const [a, b] = await Promise.all([sync.run(), other.run()]);
     expect(a + b).toBe(2);
