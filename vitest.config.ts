@@ -1,8 +1,35 @@
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
 const simulator = fileURLToPath(new URL('./apps/simulator/src/index.ts', import.meta.url));
+
+/** Projects in the order their files are queued: the isolated ones first, the e2e group last. */
+const projectOrder = ['web', 'contracts', 'simulator', 'server-postgres', 'server-sqlite', 'e2e'];
+/** Server files that wait on processes of their own (crashes, restarts, an outage): long whatever their size. */
+const processTest = /(crash|processes|outage)\.test\.ts$/;
+
+/**
+ * Orders the queue for a short run on a clean checkout (no timing cache): a project's files stay
+ * together, so a server worker keeps its modules from one file to the next (a worker is kept only
+ * while the next file is of its project); in a project, the process tests, then the larger files
+ * first, so no long file starts last and holds up the run alone.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const weight = (spec: TestSpecification) =>
+      (processTest.test(spec.moduleId) ? 1e9 : 0) + statSync(spec.moduleId).size;
+    const rank = (spec: TestSpecification) => projectOrder.indexOf(spec.project.name);
+    return [...files].sort(
+      (a, b) =>
+        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        rank(a) - rank(b) ||
+        weight(b) - weight(a),
+    );
+  }
+}
 
 /**
  * The server suite on one database. Its files share their worker's modules (`isolate: false`):
@@ -30,6 +57,7 @@ const serverSuite = (db: 'sqlite' | 'postgres') => ({
 export default defineConfig({
   resolve: { alias: { '@fbox/contracts': contracts, '@fbox/simulator': simulator } },
   test: {
+    sequence: { sequencer: LongestFirst },
     // Vitest's default in a run is one worker fewer than the CPUs: one on a 2-core CI machine. The
     // server suites mostly wait on PostgreSQL, MQTT and child processes, so three share two cores.
     maxWorkers: 3,

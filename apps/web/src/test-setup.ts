@@ -1,5 +1,11 @@
 // Tests render texts: load the initial language before any test runs, as main.tsx does before rendering.
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
 import { i18nReady } from './lib/i18n';
+
+// Without vitest globals, Testing Library does not unmount by itself: every test's tree is unmounted
+// after it, so no React work of one test is left to run once the file's jsdom is gone.
+afterEach(cleanup);
 
 await i18nReady;
 
