@@ -26,7 +26,7 @@ const joulesPerTerahash = (kwh: number | null, terahashes: number | null): numbe
     : Math.round(((kwh * 3_600_000) / terahashes) * 100) / 100;
 
 import { type EnergyQuery, type MeterEnergy, MeterEnergyRepository } from './meter-energy.repository.js';
-import { type CostedEnergy, PowerStatisticRepository } from './power-statistic.repository.js';
+import { bucketStart, type CostedEnergy, PowerStatisticRepository } from './power-statistic.repository.js';
 
 /**
  * Energy per meter from the meters' accumulated readings (issue 14): counted into hourly rows in
@@ -74,10 +74,9 @@ export class MeterEnergyService {
     };
     const price = await repo.priceOf(q.area_id);
     const profileStep = q.bucket === 'month' ? 'day' : 'hour';
-    const [energy, demand, peaks, profile, prices] = await Promise.all([
+    const [energy, demand, profile, prices] = await Promise.all([
       stats.costedEnergy(q.area_id, price, query),
       stats.boxDemand(query),
-      stats.load(query),
       stats.load({ ...query, bucket: profileStep }),
       this.pricesUsed(q.area_id, q.from, q.to),
     ]);
@@ -142,9 +141,10 @@ export class MeterEnergyService {
       b.hashKwh += r.hashKwh ?? 0;
       buckets.set(r.bucket_ts, b);
     }
-    for (const p of peaks) {
-      const b = buckets.get(p.ts);
-      if (b) b.peak_kw = round(p.peak_kw);
+    // A bucket's peak is its highest profile step's peak (a step never spans two buckets).
+    for (const p of profile) {
+      const b = buckets.get(bucketStart(p.ts, q.bucket, query.tzOffsetMinutes));
+      if (b) b.peak_kw = Math.max(b.peak_kw ?? 0, round(p.peak_kw));
     }
     const all = [...buckets.values()];
     const hashes = all.reduce((sum, b) => sum + b.hashes, 0);

@@ -225,6 +225,21 @@ describeDb('power statistics: price history, peak demand and efficiency', () => 
       { ts: h0, power_kw: 330, peak_kw: 500 },
       { ts: h0 + hour, power_kw: 330, peak_kw: 400 },
     ]);
+    // At UTC-1 the two hours fall on two local days, each with its own peak; a month holds both.
+    await setZone('UTC-1');
+    const split = await ask(STAT, { from: h0 - hour, to: h0 + day, bucket: 'day' });
+    const peaks = split.data.buckets.map((b: { bucket_ts: number; peak_kw: number | null }) => [
+      b.bucket_ts,
+      b.peak_kw,
+    ]);
+    expect(peaks).toEqual([
+      [h0 - day + hour, 500],
+      [h0 + hour, 400],
+    ]);
+    const month = await ask(STAT, { from: h0 - hour, to: h0 + day, bucket: 'month' });
+    expect(month.data.profile_step).toBe('day');
+    expect(month.data.buckets.map((b: { peak_kw: number | null }) => b.peak_kw)).toEqual([500, 400]);
+    expect(month.data.peak_kw).toBe(500);
   });
 
   it('refuses bad prices on their field, a duplicate date, a future date and the last price', async () => {

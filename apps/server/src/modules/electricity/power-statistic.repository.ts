@@ -43,24 +43,28 @@ interface Totals {
 }
 const zero: Totals = { energy: 0, resets: 0, readings: 0 };
 
+/** The start of the bucket holding `t` (hour, or day or month of the reader's zone), as `bucketSql` labels it. */
+export const bucketStart = (t: number, bucket: EnergyQuery['bucket'], tzOffsetMinutes: number): number => {
+  const offset = tzOffsetMinutes * 60_000;
+  if (bucket === 'hour') return Math.floor(t / hourMs) * hourMs;
+  if (bucket === 'day') return Math.floor((t + offset) / dayMs) * dayMs - offset;
+  const local = new Date(t + offset);
+  return Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - offset;
+};
+
 /**
  * The day or month buckets of `[from, to)` in the reader's zone: each bucket's start (its label, as
  * the SQL buckets) and the part of the range it covers.
  */
 export const bucketSpans = (q: EnergyQuery): { start: number; from: number; to: number }[] => {
   const offset = q.tzOffsetMinutes * 60_000;
-  const startOf = (t: number) => {
-    if (q.bucket === 'day') return Math.floor((t + offset) / dayMs) * dayMs - offset;
-    const local = new Date(t + offset);
-    return Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - offset;
-  };
   const nextOf = (start: number) => {
     if (q.bucket === 'day') return start + dayMs;
     const local = new Date(start + offset);
     return Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1) - offset;
   };
   const spans = [];
-  for (let start = startOf(q.from); start < q.to; start = nextOf(start))
+  for (let start = bucketStart(q.from, q.bucket, q.tzOffsetMinutes); start < q.to; start = nextOf(start))
     spans.push({ start, from: Math.max(q.from, start), to: Math.min(q.to, nextOf(start)) });
   return spans;
 };

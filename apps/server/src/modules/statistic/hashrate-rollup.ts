@@ -16,10 +16,17 @@ const lit = (n: number) => {
   return String(n);
 };
 
-/** One miner's sums for hour `h` (until `end`), from raw samples, with running totals. */
-const minerHour = (h: number, end: number) => {
+/** Miners (by id) whose hour is rolled up in one transaction: the write lock is held ~1 s at a time. */
+const minersPerChunk = 5000;
+
+/**
+ * The sums for hour `h` (until `end`) of the miners with ids in `[lo, hi)`, from raw samples, with
+ * running totals.
+ */
+const minerHour = (h: number, end: number, lo: number, hi: number) => {
   const H = lit(h);
   const E = lit(end);
+  const ids = (column: string) => `${column} >= ${lit(lo)} and ${column} < ${lit(hi)}`;
   const least = (a: string, b: string) => `case when ${a} > ${b} then ${b} else ${a} end`;
   return `insert into miner_hashrate_1h (miner_id, hour_ts, area_id, fbox_id, model, online, ${sums.join(', ')}, ${sums.map((c) => `cum_${c}`).join(', ')})
 select x.miner_id, ${H}, x.area_id, x.fbox_id, x.model, x.online, ${sums.map((c) => `x.${c}`).join(', ')}, ${sums.map((c) => `coalesce(p.cum_${c}, 0) + x.${c}`).join(', ')}
@@ -42,9 +49,9 @@ from (
         sum(case when online = 1 then 1 else 0 end) as n_online,
         sum(case when online = 1 and hashrate > 0 then 1 else 0 end) as n_hash,
         avg(case when online = 1 and hashrate >= 0 then hashrate end) as avg_h
-      from miner_samples where ts >= ${H} and ts < ${E} group by miner_id
+      from miner_samples where ${ids('miner_id')} and ts >= ${H} and ts < ${E} group by miner_id
     ) r on r.miner_id = m.id
-    where m.created_at < ${E}
+    where ${ids('m.id')} and m.created_at < ${E}
   ) b
 ) x
 left join miner_hashrate_1h p on p.miner_id = x.miner_id and p.hour_ts = (
@@ -89,10 +96,18 @@ left join fleet_hashrate_1h p on p.area_id = g.area_id and p.dim = g.dim and p.k
 /**
  * Hashrate overview rollup (docs/statistics.md): for each hour from the one the last run stopped
  * in (less 5 minutes for late samples) until now, recomputes every miner's sums from its raw
- * samples, then the mine's sums per split and key. The current hour is rolled up as far as it
- * goes and again by the next run. Idempotent: rerunning gives the same rows.
+ * samples, 5,000 miners per transaction (an hour of 100,000 miners' samples took ~24 s on SQLite:
+ * in one transaction that kept ingest waiting as long), then the mine's sums per split and key in
+ * one more. The current hour is rolled up as far as it goes and again by the next run. Idempotent:
+ * rerunning gives the same rows; a run stopped between transactions is redone by the next, since
+ * the mine's rows of the hour, which say where to resume, are written last.
  */
-export const rollupHashrate = async (db: Kysely<DB>, now: number, maxBackMs: number): Promise<number[]> => {
+export const rollupHashrate = async (
+  db: Kysely<DB>,
+  now: number,
+  maxBackMs: number,
+  minersPerTransaction = minersPerChunk,
+): Promise<number[]> => {
   const to = now - (now % minute);
   const { rows } = await sql<{
     hour_ts: number | string;
@@ -104,11 +119,20 @@ export const rollupHashrate = async (db: Kysely<DB>, now: number, maxBackMs: num
   const earliest = to - maxBackMs;
   let from = last === null ? earliest : Math.max(earliest, last - overlap);
   from -= from % hour;
+  const { rows: bounds } = await sql<{
+    lo: number | string | null;
+    hi: number | string | null;
+  }>`select min(id) as lo, max(id) as hi from miners`.execute(db);
+  const lo = Number(bounds[0]?.lo ?? 0);
+  const hi = Number(bounds[0]?.hi ?? -1) + 1;
   const done: number[] = [];
   for (let h = from; h < to; h += hour) {
     const end = Math.min(h + hour, to);
+    for (let first = lo; first < hi; first += minersPerTransaction)
+      await db
+        .transaction()
+        .execute((trx) => sql.raw(minerHour(h, end, first, first + minersPerTransaction)).execute(trx));
     await db.transaction().execute(async (trx) => {
-      await sql.raw(minerHour(h, end)).execute(trx);
       await sql`delete from fleet_hashrate_1h where hour_ts = ${sql.raw(lit(h))}`.execute(trx);
       await sql.raw(fleetHour(h, end)).execute(trx);
       await sql`insert into fleet_hashrate_keys (area_id, dim, key) select distinct area_id, dim, key from fleet_hashrate_1h where hour_ts = ${sql.raw(lit(h))} on conflict (area_id, dim, key) do nothing`.execute(

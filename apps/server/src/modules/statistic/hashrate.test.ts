@@ -10,6 +10,7 @@ import {
   login,
   type TestUser,
 } from '../../test/factories.js';
+import { rollupHashrate } from './hashrate-rollup.js';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -374,6 +375,24 @@ describeDb('hashrate overview: rollups and reads against a brute-force oracle', 
     const totalLine = lines[1]!.split(',');
     expect(totalLine[1]).toBe('Mine total');
     expect(Number(totalLine[2])).toBeCloseTo(answer.data.totals[0].hashrate, 3);
+  });
+
+  it('rolls up the same rows with the miners split over many transactions', async () => {
+    const fleet = () =>
+      t.app.db.selectFrom('fleet_hashrate_1h').selectAll().orderBy(['dim', 'key', 'hour_ts']).execute();
+    const perMiner = () =>
+      t.app.db.selectFrom('miner_hashrate_1h').selectAll().orderBy(['miner_id', 'hour_ts']).execute();
+    // From scratch (raw samples past retention are gone, so not the job's rows): all in one
+    // transaction, then 4 miners per transaction, so chunk edges fall inside each box's miners.
+    const fromScratch = async (perTransaction: number) => {
+      await t.app.db.deleteFrom('fleet_hashrate_1h').execute();
+      await t.app.db.deleteFrom('miner_hashrate_1h').execute();
+      await rollupHashrate(t.app.db, rolledTo, 10 * day, perTransaction);
+      return { fleet: await fleet(), miners: await perMiner() };
+    };
+    const whole = await fromScratch(1000);
+    expect(whole.miners.filter((m) => m.hash_s > 0).length).toBeGreaterThan(100);
+    expect(await fromScratch(4)).toEqual(whole);
   });
 
   it('refuses bad ranges on the end field, another mine, and a sub-account without the mine', async () => {
