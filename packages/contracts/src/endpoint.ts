@@ -9,6 +9,11 @@ export interface Endpoint<
   D extends z.ZodType = z.ZodType,
 > {
   method: 'GET' | 'POST';
+  /**
+   * A POST call the spec lists under GET: also served on GET, its input (the body's fields) read
+   * from the query string.
+   */
+  alsoGet?: true;
   /** Path without the `/api` alias prefix. */
   path: string;
   permission: Permission;

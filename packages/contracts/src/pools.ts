@@ -194,6 +194,7 @@ export const poolEndpoints = {
   }),
   poolSubaccountList: endpoint({
     method: 'POST',
+    alsoGet: true,
     path: '/ff-plat-api/api/admin/area/pool/list',
     permission: 'user',
     body: PoolSubaccountListBodySchema,

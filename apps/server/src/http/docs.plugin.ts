@@ -23,28 +23,33 @@ export const openApiDocument = () => {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [name, e] of Object.entries(endpoints) as [string, Endpoint][]) {
     const body = e.body ? toSchema(e.body, 'input') : undefined;
-    paths[e.path] = {
-      [e.method.toLowerCase()]: {
-        operationId: name,
-        tags: [e.path.split('/')[2] ?? 'index'],
-        summary: `${name} (${e.permission}); also served at /api${e.path}`,
-        security: e.permission === 'public' ? [] : [{ logintoken: [] }],
-        parameters: parameters(e.query ?? LegacyQuerySchema),
-        ...(body && {
-          requestBody: {
-            content: {
-              'application/x-www-form-urlencoded': { schema: body },
-              'application/json': { schema: body },
-            },
-          },
-        }),
-        responses: {
-          200: {
-            description: 'Envelope: code 1 is success; other codes per the error catalogue',
-            content: { 'application/json': { schema: toSchema(envelope(e.data), 'output') } },
+    const operation = {
+      operationId: name,
+      tags: [e.path.split('/')[2] ?? 'index'],
+      summary: `${name} (${e.permission}); also served at /api${e.path}`,
+      security: e.permission === 'public' ? [] : [{ logintoken: [] }],
+      parameters: parameters(e.query ?? LegacyQuerySchema),
+      ...(body && {
+        requestBody: {
+          content: {
+            'application/x-www-form-urlencoded': { schema: body },
+            'application/json': { schema: body },
           },
         },
+      }),
+      responses: {
+        200: {
+          description: 'Envelope: code 1 is success; other codes per the error catalogue',
+          content: { 'application/json': { schema: toSchema(envelope(e.data), 'output') } },
+        },
       },
+    };
+    const { requestBody: _, ...withoutBody } = operation;
+    paths[e.path] = {
+      [e.method.toLowerCase()]: operation,
+      // The same call on GET: the body's fields in the query.
+      ...(e.alsoGet &&
+        e.body && { get: { ...withoutBody, operationId: `${name}Get`, parameters: parameters(e.body) } }),
     };
   }
   return {

@@ -110,6 +110,13 @@ describeDb('API reference', () => {
       doc.paths['/index/index/login'].post.requestBody.content['application/json'].schema.required,
     ).toEqual(['username', 'password']);
     expect(Object.keys(doc.paths)).toContain('/index/fbox.area/index');
+    // A POST call the spec lists under GET is documented on both, its GET input in the query.
+    const poolList = doc.paths['/ff-plat-api/api/admin/area/pool/list'];
+    expect(poolList.post.requestBody).toBeDefined();
+    expect(poolList.get.requestBody).toBeUndefined();
+    expect(poolList.get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['area_id', 'page', 'limit', 'keyword']),
+    );
     const ui = await t.app.inject({ method: 'GET', url: '/docs' });
     expect([200, 302]).toContain(ui.statusCode);
     await t.close();

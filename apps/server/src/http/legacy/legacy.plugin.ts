@@ -92,7 +92,7 @@ export const legacyPlugin = fp(
           : null;
         try {
           const query = isRecord(request.query) ? request.query : {};
-          const raw = endpoint.method === 'GET' ? query : (request.body ?? {});
+          const raw = request.method === 'GET' ? query : (request.body ?? {});
           // Parsed once: a failure is reported after the endpoint's own validation.
           const legacy = LegacyQuerySchema.safeParse(
             { area_id: (isRecord(raw) ? raw.area_id : undefined) ?? query.area_id },
@@ -153,7 +153,7 @@ export const legacyPlugin = fp(
       };
 
       for (const url of [endpoint.path, `/api${endpoint.path}`]) {
-        app.route({ method: endpoint.method, url, handler: serve });
+        app.route({ method: endpoint.alsoGet ? ['GET', 'POST'] : endpoint.method, url, handler: serve });
       }
     }
   },

@@ -5,6 +5,7 @@ import {
   createArea,
   createMaster,
   createSubAccount,
+  get,
   login,
   post,
   type TestUser,
@@ -240,5 +241,20 @@ describeDb('pool subaccounts (admin/area/pool)', () => {
       (await call('list', { keyword: 'ltc' })).body.data.items.map((r: { coin: string }) => r.coin),
     ).toEqual(['LTC']);
     expect((await call('list', { limit: 501 })).body.code).toBe(Code.VALIDATION);
+  });
+
+  it('answers the list on GET too (the spec lists it under GET), with the same scope and checks', async () => {
+    for (const coin of ['BTC', 'LTC']) await save({ ...base, coin });
+    const viaGet = async (query: Record<string, string>, tk = token) =>
+      (await get(t.app, api('list'), { area_id: String(areaId), ...query }, { token: tk })).json();
+    const answer = await viaGet({ keyword: 'ltc', page: '1', limit: '10' });
+    expect(answer.code).toBe(Code.OK);
+    expect(answer.data.items.map((r: { coin: string }) => r.coin)).toEqual(['LTC']);
+    expect(answer.data.items).toEqual((await call('list', { keyword: 'ltc' })).body.data.items);
+    expect(JSON.stringify(answer)).not.toContain(KEY);
+    expect((await viaGet({ limit: '501' })).data.errors[0].field).toBe('limit');
+    expect((await viaGet({}, 'not-a-token')).code).toBe(Code.NOT_LOGGED_IN);
+    const stranger = await login(t.app, await createMaster(t.app));
+    expect((await viaGet({}, stranger)).code).toBe(Code.NOT_FOUND);
   });
 });
