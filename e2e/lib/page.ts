@@ -52,13 +52,23 @@ export const choose = async (
   text: string,
   options: { search?: boolean } = {},
 ) => {
-  await select.click();
-  if (options.search) await page.keyboard.type(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text })
-    .first()
-    .click();
+  const shown = async () => (await select.innerText()).includes(text);
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    if (options.search) await page.keyboard.type(text);
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: text })
+      .first()
+      .click();
+    // On a loaded machine the click can land while the dropdown is still opening and be lost:
+    // the choice then never shows in the select, so it is made again (never twice once shown, which
+    // would take it back in a multiple select).
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await page.waitForTimeout(100))
+      if (await shown()) return;
+    if (attempt === 3) throw new Error(`"${text}" was clicked 3 times and never shown as chosen`);
+    await page.keyboard.press('Escape');
+  }
 };
 
 /**

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { integerLiteral } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
 import { bucketSql, type EnergyQuery } from './meter-energy.repository.js';
 
@@ -195,12 +196,7 @@ export class PowerStatisticRepository {
   /** Each meter's running totals to the end of its last hour starting before each edge. */
   private async totalsBefore(fboxIds: readonly number[], edges: readonly number[]) {
     const list = (values: readonly number[]) =>
-      sql.join(
-        values.map((v) => {
-          if (!Number.isSafeInteger(v)) throw new Error(`bad edge ${v}`);
-          return sql.raw(`(${v})`);
-        }),
-      );
+      sql.join(values.map((v) => sql.raw(`(${integerLiteral(v)})`)));
     const { rows } = await sql<{
       fbox_id: number;
       no: number;

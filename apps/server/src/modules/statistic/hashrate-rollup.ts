@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { integerLiteral as lit } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
 
 const minute = 60_000;
@@ -9,12 +10,6 @@ const overlap = 5 * minute;
 
 const sums = ['cover_s', 'reach_s', 'hash_s', 'hashrate_s', 'theo_s'] as const;
 const fleetSums = ['wall_s', 'miners', 'online_miners', ...sums] as const;
-
-/** An integer we computed, written into the statement (PostgreSQL then knows its type). */
-const lit = (n: number) => {
-  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
-  return String(n);
-};
 
 /** Miners (by id) whose hour is rolled up in one transaction: the write lock is held ~1 s at a time. */
 const minersPerChunk = 5000;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { integerLiteral as lit } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
 
 /** The sums a statistic of the mine is made of (over one split key and span). */
@@ -41,6 +42,8 @@ export interface MinerSums {
   theo_s: number;
 }
 
+const hour = 3_600_000;
+
 /** Hashrate overview's reads of the hourly rollups (migration 0023) and the names of its series. Kysely only. */
 export class HashrateRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -58,7 +61,10 @@ export class HashrateRepository {
 
   /**
    * Running totals of each (dim, key) at each edge: the sums of every hour before the edge, keyed
-   * `dim|key|edge` (zero when nothing was rolled up before it).
+   * `dim|key|edge` (zero when nothing was rolled up before it). Edges are whole hours, so where the
+   * series has a row for the hour just before an edge, that row holds the totals: one range read
+   * finds those. Only the rest (an hour without miners, a range before the mine's first rollup)
+   * looks up the series' last earlier hour, one correlated look-up each.
    */
   async totalsAt(
     areaId: number,
@@ -67,22 +73,39 @@ export class HashrateRepository {
   ): Promise<Map<string, HashrateSums>> {
     const at = new Map<string, HashrateSums>();
     if (keys.length === 0 || edges.length === 0) return at;
-    const edgeValues = sql.join(edges.map((e) => sql`(${sql.raw(String(e))})`));
-    const keyValues = sql.join(keys.map(([dim, key]) => sql`(${dim}, ${key})`));
-    const { rows } = await sql<Record<string, string | number | null> & { dim: string; key: string }>`
-      with e(edge) as (values ${edgeValues}), k(dim, key) as (values ${keyValues})
-      select k.dim, k.key, e.edge, ${sql.raw(hashrateSumNames.map((n) => `f.cum_${n} as ${n}`).join(', '))}
-      from k cross join e
-      left join fleet_hashrate_1h f on f.area_id = ${areaId} and f.dim = k.dim and f.key = k.key
-        and f.hour_ts = (select max(q.hour_ts) from fleet_hashrate_1h q
-          where q.area_id = ${areaId} and q.dim = k.dim and q.key = k.key and q.hour_ts < e.edge)`.execute(
-      this.db,
-    );
-    for (const r of rows) {
+    const sumsOf = (r: Record<string, unknown>) => {
       const sums = zeroSums();
       for (const n of hashrateSumNames) sums[n] = Number(r[n] ?? 0);
-      at.set(`${r.dim}|${r.key}|${Number(r.edge)}`, sums);
-    }
+      return sums;
+    };
+    const before = edges.map((e) => e - hour);
+    const direct = await this.db
+      .selectFrom('fleet_hashrate_1h')
+      .select(['dim', 'key', 'hour_ts', ...hashrateSumNames.map((n) => sql.ref(`cum_${n}`).as(n))])
+      .where('area_id', '=', areaId)
+      .where('dim', 'in', [...new Set(keys.map(([dim]) => dim))])
+      .where('hour_ts', 'in', before)
+      .execute();
+    const found = new Map(direct.map((r) => [`${r.dim}|${r.key}|${Number(r.hour_ts) + hour}`, r]));
+    const missing: [string, string, number][] = [];
+    for (const [dim, key] of keys)
+      for (const edge of edges) {
+        const row = found.get(`${dim}|${key}|${edge}`);
+        if (row) at.set(`${dim}|${key}|${edge}`, sumsOf(row));
+        else missing.push([dim, key, edge]);
+      }
+    if (missing.length === 0) return at;
+    const wanted = sql.join(missing.map(([dim, key, edge]) => sql`(${dim}, ${key}, ${sql.raw(lit(edge))})`));
+    const { rows } = await sql<Record<string, string | number | null> & { dim: string; key: string }>`
+      with m(dim, key, edge) as (values ${wanted})
+      select m.dim, m.key, m.edge, ${sql.raw(hashrateSumNames.map((n) => `f.cum_${n} as ${n}`).join(', '))}
+      from m
+      left join fleet_hashrate_1h f on f.area_id = ${areaId} and f.dim = m.dim and f.key = m.key
+        and f.hour_ts = (select max(q.hour_ts) from fleet_hashrate_1h q
+          where q.area_id = ${areaId} and q.dim = m.dim and q.key = m.key and q.hour_ts < m.edge)`.execute(
+      this.db,
+    );
+    for (const r of rows) at.set(`${r.dim}|${r.key}|${Number(r.edge)}`, sumsOf(r));
     return at;
   }
 
