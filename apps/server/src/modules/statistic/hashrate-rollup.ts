@@ -11,7 +11,7 @@ const overlap = 5 * minute;
 const sums = ['cover_s', 'reach_s', 'hash_s', 'hashrate_s', 'theo_s'] as const;
 const fleetSums = ['wall_s', 'miners', 'online_miners', ...sums] as const;
 
-/** Miners (by id) whose hour is rolled up in one transaction: the write lock is held ~1 s at a time. */
+/** Miners (by id) whose hour is rolled up in one transaction (~0.25 s each at 100,000 miners on SQLite). */
 const minersPerChunk = 5000;
 
 /**
