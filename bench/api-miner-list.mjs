@@ -1,6 +1,6 @@
 // API latency (DESIGN §10): p95 of a filtered, sorted 50-row miner list page on a 100,000-miner
 // area, through the real server over HTTP (auth, validation, SQL, envelope), against a bare Fastify
-// route answering the same bytes, measured in the same run with the same client and concurrency.
+// route answering the same bytes in a process of its own, both loaded by one client process with the same concurrency.
 // Two queries: one filter (status) and two filters (status + model), both sorted by hashrate.
 // Prints one JSON line per database and query: SQLite (a temporary file) always, then PostgreSQL
 // when `--pg`, TEST_DATABASE_URL or DATABASE_URL names a server (in a temporary schema, dropped
@@ -55,11 +55,11 @@ const runOn = async (kind) => {
     const parsed = JSON.parse(sampleBody);
     if (parsed.code !== 1 || parsed.data.items.length !== 50)
       throw new Error(`unexpected list answer: ${sampleBody.slice(0, 300)}`);
-    bare.setBody(sampleBody);
+    await bare.setBody(sampleBody);
     // Steady state: both routes warm until V8 has optimised their code (with 200 requests the
     // first variant still paid about a third of its CPU to warm-up, which the bare route does not).
     const figures = await compareToBare({
-      url: (i) => pageUrl((i % 10) + 1),
+      urls: Array.from({ length: 10 }, (_, i) => pageUrl(i + 1)),
       headers: { logintoken: token },
       bare,
       requests,

@@ -225,9 +225,9 @@ const runOn = async (kind) => {
     const parsed = JSON.parse(sampleBody);
     if (parsed.code !== 1 || !call.check(parsed.data))
       throw new Error(`unexpected ${call.name} answer: ${sampleBody.slice(0, 300)}`);
-    bare.setBody(sampleBody);
+    await bare.setBody(sampleBody);
     const figures = await compareToBare({
-      url: () => url,
+      urls: [url],
       headers: { logintoken: token },
       bare,
       requests,

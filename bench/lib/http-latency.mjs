@@ -1,10 +1,12 @@
 // What the API latency benches share: a fresh database of each kind, the bare Fastify route that
-// answers the same bytes, and the measurement of p95 against it in alternating rounds.
+// answers the same bytes (its own process), and the measurement of p95 against it in alternating
+// rounds by a load client (its own process too).
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openPostgres, openSqlite } from '../../apps/server/dist/db/database.js';
 
@@ -60,37 +62,43 @@ export const loginToken = async (apiAddress, username, password) => {
   return (await login.json()).data.logintoken;
 };
 
-/** A bare Fastify route answering `body` (set it before measuring): what the real route is compared to. */
-export const startBareRoute = async () => {
-  const bare = Fastify({ logger: false });
-  const state = { body: '' };
-  bare.get('/bare', (_request, reply) => reply.type('application/json; charset=utf-8').send(state.body));
-  const address = await bare.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    url: `${address}/bare`,
-    setBody: (body) => {
-      state.body = body;
-    },
-    close: () => bare.close(),
-  };
+/** A child node process with IPC, and `ask(message)` answering its reply to that message. */
+const childProcess = (script) => {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let next = 0;
+  const waiting = new Map();
+  const first = new Promise((resolve) => child.once('message', resolve));
+  child.on('message', (reply) => {
+    const settle = waiting.get(reply.id);
+    if (!settle) return;
+    waiting.delete(reply.id);
+    settle(reply);
+  });
+  const ask = (message) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, (reply) => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
+      child.send({ ...message, id });
+    });
+  return { child, first, ask, close: () => child.disconnect() };
 };
 
-/** Latencies (ms, sorted) of `total` GETs issued by `concurrency` parallel workers. */
-export const measure = async (url, headers, total, concurrency) => {
-  const latencies = [];
-  let issued = 0;
-  const worker = async () => {
-    while (issued < total) {
-      const i = issued++;
-      const started = performance.now();
-      const res = await fetch(url(i), { headers });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-      latencies.push(performance.now() - started);
-    }
+/**
+ * The bare Fastify route answering `body` (set it before measuring), in a process of its own: what
+ * the real route is compared to.
+ */
+export const startBareRoute = async () => {
+  const bare = childProcess('./bare-route.mjs');
+  const { address } = await bare.first;
+  return {
+    url: `${address}/bare`,
+    setBody: (body) => bare.ask({ body }),
+    /** The bare route process's CPU so far (µs). */
+    cpu: async () => (await bare.ask({})).cpu,
+    close: () => bare.close(),
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return latencies.sort((a, b) => a - b);
 };
 
 /** Busy CPU time of the whole machine so far (ms, all cores). */
@@ -101,48 +109,62 @@ export const percentile = (sorted, p) =>
 export const round = (v) => Math.round(v * 1000) / 1000;
 
 /**
- * The real route against the bare one: both warmed up alike, then measured in alternating rounds
- * (a burst of other work on the machine falls on both), with this process's CPU (client + server)
- * and the machine's per request. Answers the figures every API bench prints.
+ * The real route (served by this process) against the bare one (its own process), loaded by a
+ * client in a third process: both warmed up alike, then measured in alternating rounds (a burst of
+ * other work on the machine falls on both). CPU per request is the serving process's own (this
+ * one's for the real route, the bare process's for the baseline), and the machine's. Answers the
+ * figures every API bench prints.
  */
-export const compareToBare = async ({ url, headers, bare, requests, rounds, concurrency, warmup }) => {
-  const bareUrl = () => bare.url;
-  await measure(url, headers, warmup, concurrency);
-  await measure(bareUrl, {}, warmup, concurrency);
-  const api = [];
-  const baseline = [];
-  const apiCpu = { user: 0, system: 0, machine: 0 };
-  const baselineCpu = { user: 0, system: 0, machine: 0 };
-  const timed = async (latencies, cpu, target, head, count) => {
-    const started = process.cpuUsage();
-    const machineStarted = machineBusyMs();
-    latencies.push(...(await measure(target, head, count, concurrency)));
-    const used = process.cpuUsage(started);
-    cpu.user += used.user;
-    cpu.system += used.system;
-    cpu.machine += (machineBusyMs() - machineStarted) * 1000;
-  };
-  for (let r = 0; r < rounds; r++) {
+export const compareToBare = async ({ urls, headers, bare, requests, rounds, concurrency, warmup }) => {
+  const client = childProcess('./load-client.mjs');
+  const run = async (target, count) =>
+    (
+      await client.ask(
+        target === 'api'
+          ? { urls, headers, count, concurrency }
+          : { urls: [bare.url], headers: {}, count, concurrency },
+      )
+    ).latencies;
+  try {
+    await run('api', warmup);
+    await run('bare', warmup);
+    const api = [];
+    const baseline = [];
+    const apiCpu = { own: 0, machine: 0 };
+    const baselineCpu = { own: 0, machine: 0 };
     const count = Math.ceil(requests / rounds);
-    await timed(api, apiCpu, url, headers, count);
-    await timed(baseline, baselineCpu, bareUrl, {}, count);
+    for (let r = 0; r < rounds; r++) {
+      let machine = machineBusyMs();
+      const started = process.cpuUsage();
+      api.push(...(await run('api', count)));
+      const used = process.cpuUsage(started);
+      apiCpu.own += used.user + used.system;
+      apiCpu.machine += (machineBusyMs() - machine) * 1000;
+      machine = machineBusyMs();
+      const bareStarted = await bare.cpu();
+      baseline.push(...(await run('bare', count)));
+      baselineCpu.own += (await bare.cpu()) - bareStarted;
+      baselineCpu.machine += (machineBusyMs() - machine) * 1000;
+    }
+    api.sort((a, b) => a - b);
+    baseline.sort((a, b) => a - b);
+    return {
+      requests: api.length,
+      rounds,
+      concurrency,
+      p50_ms: round(percentile(api, 50)),
+      p95_ms: round(percentile(api, 95)),
+      baseline_p50_ms: round(percentile(baseline, 50)),
+      baseline_p95_ms: round(percentile(baseline, 95)),
+      ratio_p95: round(percentile(api, 95) / percentile(baseline, 95)),
+      // The serving process's CPU: the real server's, and the bare route's.
+      cpu_us_per_request: Math.round(apiCpu.own / api.length),
+      baseline_cpu_us_per_request: Math.round(baselineCpu.own / baseline.length),
+      // Every process's CPU (the load client's, the database server's and anything else running).
+      machine_cpu_us_per_request: Math.round(apiCpu.machine / api.length),
+      baseline_machine_cpu_us_per_request: Math.round(baselineCpu.machine / baseline.length),
+    };
+  } finally {
+    client.close();
   }
-  api.sort((a, b) => a - b);
-  baseline.sort((a, b) => a - b);
-  const perRequest = (usage, n) => Math.round((usage.user + usage.system) / n);
-  return {
-    requests: api.length,
-    rounds,
-    concurrency,
-    p50_ms: round(percentile(api, 50)),
-    p95_ms: round(percentile(api, 95)),
-    baseline_p50_ms: round(percentile(baseline, 50)),
-    baseline_p95_ms: round(percentile(baseline, 95)),
-    ratio_p95: round(percentile(api, 95) / percentile(baseline, 95)),
-    cpu_us_per_request: perRequest(apiCpu, api.length),
-    baseline_cpu_us_per_request: perRequest(baselineCpu, baseline.length),
-    // Every process's CPU (this one, the database server's and anything else running).
-    machine_cpu_us_per_request: Math.round(apiCpu.machine / api.length),
-    baseline_machine_cpu_us_per_request: Math.round(baselineCpu.machine / baseline.length),
-  };
 };
