@@ -280,42 +280,52 @@ const listenOn = (pool: pg.Pool, channel: string, handlers: ListenHandlers) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let connecting: Promise<void> = Promise.resolve();
   let stopped = false;
   const lost = () => {
     handlers.onListening(false);
     const broken = client;
     client = undefined;
     broken?.end().catch(() => undefined);
-    if (!stopped) retry = setTimeout(connect, 1000).unref();
+    if (!stopped)
+      retry = setTimeout(() => {
+        connecting = connect();
+      }, 1000).unref();
   };
   const connect = async () => {
-    const connecting = new pg.Client(pool.options);
+    const attempt = new pg.Client(pool.options);
+    // Heard from the start and for good: an error of a connection no longer ours (stopped, or
+    // replaced) is ignored, never an unhandled 'error' event that would end the process.
+    attempt.on('error', () => {
+      if (client === attempt) lost();
+    });
     try {
-      await connecting.connect();
+      await attempt.connect();
       // Stopped while connecting: close it, or the process would wait for it.
-      if (stopped) return void (await connecting.end());
-      client = connecting;
-      connecting.on('error', lost);
-      connecting.on('notification', (message) => {
+      if (stopped) return void (await attempt.end());
+      client = attempt;
+      attempt.on('notification', (message) => {
         if (message.channel === channel) handlers.onNotify(message.payload ?? '');
       });
-      await connecting.query(`listen ${channel}`);
+      await attempt.query(`listen ${channel}`);
       if (stopped) return;
       handlers.onListening(true);
     } catch {
-      if (client !== connecting) await connecting.end().catch(() => undefined);
+      if (client !== attempt) await attempt.end().catch(() => undefined);
       if (!stopped) lost();
     }
   };
-  void connect();
+  connecting = connect();
   return async () => {
     stopped = true;
     clearTimeout(retry);
     handlers.onListening(false);
+    // A connection under way ends itself once it sees `stopped`: wait for it, so that after close
+    // no connection to the database is left (a test then drops the database).
+    await connecting;
     const held = client;
     client = undefined;
     if (held) {
-      held.removeListener('error', lost);
       await held.query(`unlisten ${channel}`).catch(() => undefined);
       await held.end().catch(() => undefined);
     }
