@@ -6,8 +6,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
 const simulator = fileURLToPath(new URL('./apps/simulator/src/index.ts', import.meta.url));
 
-/** Projects in the order their files are queued: the isolated ones first, the e2e group last. */
-const projectOrder = ['web', 'contracts', 'simulator', 'server-postgres', 'server-sqlite', 'e2e'];
+/** Projects in the order their files are queued (web late: queued first, AlertRulesPage's React work twice outlived its jsdom). */
+const projectOrder = ['contracts', 'simulator', 'server-postgres', 'server-sqlite', 'web', 'e2e'];
 /** Server files that wait on processes of their own (crashes, restarts, an outage): long whatever their size. */
 const processTest = /(crash|processes|outage)\.test\.ts$/;
 
