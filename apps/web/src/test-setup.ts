@@ -1,11 +1,27 @@
 // Tests render texts: load the initial language before any test runs, as main.tsx does before rendering.
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
+import { setStaticMessageApi } from './lib/feedback';
 import { i18nReady } from './lib/i18n';
 
 // Without vitest globals, Testing Library does not unmount by itself: every test's tree is unmounted
 // after it, so no React work of one test is left to run once the file's jsdom is gone.
 afterEach(cleanup);
+
+// antd's static toasts render into a root of their own, outside the tree cleanup unmounts, and close
+// on timers that can fire after the file's jsdom is gone ("window is not defined"). Tests close each
+// toast at once; a test that checks its toasts registers a fake of its own.
+const closedAtOnce = (_text: unknown, _seconds?: unknown, onClose?: () => void) => {
+  onClose?.();
+};
+beforeEach(() =>
+  setStaticMessageApi({
+    success: closedAtOnce,
+    error: closedAtOnce,
+    warning: closedAtOnce,
+    info: closedAtOnce,
+  } as unknown as Parameters<typeof setStaticMessageApi>[0]),
+);
 
 await i18nReady;
 
