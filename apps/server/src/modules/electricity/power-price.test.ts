@@ -200,6 +200,14 @@ describeDb('power statistics: price history, peak demand and efficiency', () => 
         sample(a.id, h0 + 2 * hour, -999, -999, 0),
       ])
       .execute();
+    // Meter 1 of A counted nothing in A's second hour: that hour's energy is meter 2's alone.
+    await t.app.db
+      .deleteFrom('meter_energy_hourly')
+      .where('fbox_id', '=', a.id)
+      .where('no', '=', 1)
+      .where('hour_ts', '=', h0 + hour)
+      .execute();
+    energy = energy.filter(([f, no, at]) => !(f === a.id && no === 1 && at === h0 + hour));
     await setZone('UTC+0');
     const answer = await ask(STAT, { from: h0, to: h0 + day, bucket: 'day' });
     expect(answer.code).toBe(Code.OK);
