@@ -23,8 +23,20 @@ export const hashrateSumNames = [
   'hashrate_s',
   'theo_s',
 ] as const satisfies readonly (keyof HashrateSums)[];
-export const zeroSums = (): HashrateSums =>
-  Object.fromEntries(hashrateSumNames.map((n) => [n, 0])) as unknown as HashrateSums;
+/** The sums of a row (numbers or the driver's numeric strings; absent is 0), written out: it runs per row. */
+export const sumsOf = (
+  r: { [K in keyof HashrateSums]?: unknown } | Record<string, unknown>,
+): HashrateSums => ({
+  wall_s: Number(r.wall_s ?? 0),
+  miners: Number(r.miners ?? 0),
+  online_miners: Number(r.online_miners ?? 0),
+  cover_s: Number(r.cover_s ?? 0),
+  reach_s: Number(r.reach_s ?? 0),
+  hash_s: Number(r.hash_s ?? 0),
+  hashrate_s: Number(r.hashrate_s ?? 0),
+  theo_s: Number(r.theo_s ?? 0),
+});
+export const zeroSums = (): HashrateSums => sumsOf({});
 
 /** One miner's sums between two hours, with what the worst-miners list shows of it. */
 export interface MinerSums {
@@ -73,11 +85,6 @@ export class HashrateRepository {
   ): Promise<Map<string, HashrateSums>> {
     const at = new Map<string, HashrateSums>();
     if (keys.length === 0 || edges.length === 0) return at;
-    const sumsOf = (r: Record<string, unknown>) => {
-      const sums = zeroSums();
-      for (const n of hashrateSumNames) sums[n] = Number(r[n] ?? 0);
-      return sums;
-    };
     const before = edges.map((e) => e - hour);
     const direct = await this.db
       .selectFrom('fleet_hashrate_1h')
@@ -124,11 +131,7 @@ export class HashrateRepository {
       .where('hour_ts', '>=', from)
       .where('hour_ts', '<', to)
       .execute();
-    return rows.map((r) => {
-      const sums = zeroSums();
-      for (const n of hashrateSumNames) sums[n] = Number(r[n]);
-      return { hour_ts: Number(r.hour_ts), dim: r.dim, key: r.key, sums };
-    });
+    return rows.map((r) => ({ hour_ts: Number(r.hour_ts), dim: r.dim, key: r.key, sums: sumsOf(r) }));
   }
 
   /** Ids and names of a mine's FBOXes. */

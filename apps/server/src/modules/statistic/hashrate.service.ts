@@ -11,18 +11,23 @@ import type { DB } from '../../db/schema.js';
 import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { UserRepository } from '../user/user.repository.js';
-import {
-  HashrateRepository,
-  type HashrateSums as Sums,
-  hashrateSumNames as sumNames,
-  zeroSums as zero,
-} from './hashrate.repository.js';
+import { HashrateRepository, type HashrateSums as Sums, zeroSums as zero } from './hashrate.repository.js';
 
 const hour = 3_600_000;
 const day = 24 * hour;
 
-const minus = (b: Sums, a: Sums): Sums =>
-  Object.fromEntries(sumNames.map((n) => [n, b[n] - a[n]])) as unknown as Sums;
+/** `b − a`, field by field (written out: it runs once per series and bucket). */
+const minus = (b: Sums, a: Sums): Sums => ({
+  wall_s: b.wall_s - a.wall_s,
+  miners: b.miners - a.miners,
+  online_miners: b.online_miners - a.online_miners,
+  cover_s: b.cover_s - a.cover_s,
+  reach_s: b.reach_s - a.reach_s,
+  hash_s: b.hash_s - a.hash_s,
+  hashrate_s: b.hashrate_s - a.hashrate_s,
+  theo_s: b.theo_s - a.theo_s,
+});
+const none = zero();
 
 const round = (value: number, digits: number) => {
   const f = 10 ** digits;
@@ -98,24 +103,28 @@ export class HashrateService {
       from = dayStart(from, offsetMs);
       to = dayStart(to - 1, offsetMs) + day;
     }
-    const keys = await this.repo.keysOf(q.area_id, q.split);
+    // Series in their keys' order: the rows come out sorted by bucket, then key.
+    const keys = (await this.repo.keysOf(q.area_id, q.split)).sort((a, b) => a.localeCompare(b));
     const pairs: [string, string][] = [['all', ''], ...keys.map((k): [string, string] => [q.split, k])];
     const edges: number[] = [from];
     if (q.bucket === 'day') for (let e = from + day; e < to; e += day) edges.push(e);
     edges.push(to);
     const totals = await this.repo.totalsAt(q.area_id, pairs, edges);
     const sumsAt = (dim: string, key: string, a: number, b: number) =>
-      minus(totals.get(`${dim}|${key}|${b}`) ?? zero(), totals.get(`${dim}|${key}|${a}`) ?? zero());
+      minus(totals.get(`${dim}|${key}|${b}`) ?? none, totals.get(`${dim}|${key}|${a}`) ?? none);
 
     // Per bucket: differences of the running totals (days), or the hourly rows themselves.
     const buckets: { ts: number; dim: string; key: string; sums: Sums }[] = [];
     if (q.bucket === 'day') {
-      for (const [dim, key] of pairs)
-        for (let i = 0; i + 1 < edges.length; i++)
+      for (let i = 0; i + 1 < edges.length; i++)
+        for (const [dim, key] of pairs)
           buckets.push({ ts: edges[i]!, dim, key, sums: sumsAt(dim, key, edges[i]!, edges[i + 1]!) });
     } else {
-      for (const r of await this.repo.hours(q.area_id, q.split, from, to))
-        buckets.push({ ts: r.hour_ts, dim: r.dim, key: r.key, sums: r.sums });
+      const order = new Map(keys.map((k, i) => [k, i]));
+      const hours = await this.repo.hours(q.area_id, q.split, from, to);
+      const rank = (r: (typeof hours)[number]) => (r.dim === 'all' ? -1 : (order.get(r.key) ?? keys.length));
+      hours.sort((a, b) => a.hour_ts - b.hour_ts || rank(a) - rank(b));
+      for (const r of hours) buckets.push({ ts: r.hour_ts, dim: r.dim, key: r.key, sums: r.sums });
     }
     const wallAt = new Map<number, number>();
     for (const b of buckets) if (b.dim === 'all') wallAt.set(b.ts, b.sums.wall_s);
@@ -127,8 +136,6 @@ export class HashrateService {
       if (b.dim === 'all') totalRows.push({ bucket_ts: b.ts, ...stat });
       else rows.push({ bucket_ts: b.ts, key: b.key, ...stat });
     }
-    totalRows.sort((a, b) => a.bucket_ts - b.bucket_ts);
-    rows.sort((a, b) => a.bucket_ts - b.bucket_ts || a.key.localeCompare(b.key));
 
     const all = sumsAt('all', '', from, to);
     const names = await this.names(q.area_id, q.split, keys);

@@ -267,6 +267,13 @@ describeDb('hashrate overview: rollups and reads against a brute-force oracle', 
         if (localMidnight(rolledTo - 1) > days[2]!) days.push(days[2]! + day);
         expect(d.totals.map((r: { bucket_ts: number }) => r.bucket_ts)).toEqual(days);
         expect(d.rows.length).toBeGreaterThanOrEqual(days.length * 2);
+        // By day, then by key.
+        const order = d.rows.map((r: { bucket_ts: number; key: string }) => `${r.bucket_ts}|${r.key}`);
+        expect(order).toEqual(
+          [...d.rows]
+            .sort((a, b) => a.bucket_ts - b.bucket_ts || a.key.localeCompare(b.key))
+            .map((r: { bucket_ts: number; key: string }) => `${r.bucket_ts}|${r.key}`),
+        );
         for (const r of d.totals) {
           const w = o.wall(r.bucket_ts, r.bucket_ts + day);
           expectStat(
@@ -301,6 +308,15 @@ describeDb('hashrate overview: rollups and reads against a brute-force oracle', 
     const d = answer.data;
     expect(d.from).toBe(from - (from % hour));
     expect(d.totals).toHaveLength(21);
+    expect(d.totals.map((r: { bucket_ts: number }) => r.bucket_ts)).toEqual(
+      Array.from({ length: 21 }, (_, i) => d.from + i * hour),
+    );
+    const order = d.rows.map((r: { bucket_ts: number; key: string }) => `${r.bucket_ts}|${r.key}`);
+    expect(order).toEqual(
+      [...d.rows]
+        .sort((a, b) => a.bucket_ts - b.bucket_ts || a.key.localeCompare(b.key))
+        .map((r: { bucket_ts: number; key: string }) => `${r.bucket_ts}|${r.key}`),
+    );
     expect(d.series.map((s: { key: string; name: string }) => [s.key, s.name]).sort()).toEqual(
       [
         ['0', ''],
