@@ -15,6 +15,7 @@ import {
   TotpCodeBodySchema,
   TotpSetupDataSchema,
 } from './auth.js';
+import { boardEndpoints } from './boards.js';
 import {
   AppIndexSchema,
   AreaIdBodySchema,
@@ -560,6 +561,7 @@ export const endpoints = {
   ...accountEndpoints,
   ...mineEndpoints,
   ...poolEndpoints,
+  ...boardEndpoints,
   ...fboxConfigEndpoints,
   ...oplogEndpoints,
   ...alarmEndpoints,

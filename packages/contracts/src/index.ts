@@ -3,6 +3,7 @@ export * from './accounts.js';
 export * from './alarm.js';
 export * from './area.js';
 export * from './auth.js';
+export * from './boards.js';
 export * from './codes.js';
 export * from './country-codes.js';
 export * from './devices.js';

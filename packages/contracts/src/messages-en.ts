@@ -193,6 +193,7 @@ export const sharedEn = {
   // ── mines and pools ──
   'rule.httpUrl': 'must be an http:// or https:// address',
   'rule.setOrClear': 'cannot be set and cleared at once',
+  'api.boardLimit': 'A mine can have at most 100 boards: delete one first',
   'api.poolSubaccountTaken': 'This pool subaccount and coin are already listed for the mine',
   'field.subaccount': 'Subaccount name',
   'field.coin': 'Coin',
@@ -299,6 +300,7 @@ export const sharedEn = {
 
   // ── tasks ──
   'rule.min': 'must be at least {{min}}',
+  'rule.boardType': 'choose a board type',
   'rule.groupRequired': 'choose at least one miner group',
   'rule.startBeforeEnd': 'start must be earlier than end',
   'rule.minersRequired': 'choose at least one miner',

@@ -195,6 +195,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   // ── mines and pools ──
   'rule.httpUrl': '必须是 http:// 或 https:// 地址',
   'rule.setOrClear': '不能同时设置和清除',
+  'api.boardLimit': '一个矿场最多 100 个看板：请先删除一个',
   'api.poolSubaccountTaken': '该矿场已有此矿池子账户和币种',
   'field.subaccount': '子账户名',
   'field.coin': '币种',
@@ -299,6 +300,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
 
   // ── tasks ──
   'rule.min': '不能小于 {{min}}',
+  'rule.boardType': '请选择看板类型',
   'rule.groupRequired': '请至少选择一个矿机分组',
   'rule.startBeforeEnd': '开始时间必须早于结束时间',
   'rule.minersRequired': '请至少选择一台矿机',

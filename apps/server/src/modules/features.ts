@@ -4,6 +4,7 @@ import type { Migrations } from '../db/migrations.js';
 import { alarmFeature } from './alarm/alarm.feature.js';
 import { areaFeature } from './area/area.feature.js';
 import { authFeature } from './auth/auth.feature.js';
+import { boardFeature } from './board/board.feature.js';
 import { commandFeature } from './command/command.feature.js';
 import { electricityFeature } from './electricity/electricity.feature.js';
 import { fboxFeature } from './fbox/fbox.feature.js';
@@ -47,6 +48,7 @@ export const features = [
   messageFeature,
   notifyFeature,
   statisticFeature,
+  boardFeature,
 ] as const;
 
 /** The endpoints the listed features handle (the keys of each one's handlers). */

@@ -43,6 +43,8 @@ interface Tenant {
   alertRuleId: number;
   /** A message in the inbox of the tenant's user, about the mine. */
   messageId: number;
+  /** A data board of the mine covering its FBOX. */
+  boardId: number;
 }
 
 /** Field name → the object it refers to. */
@@ -57,6 +59,7 @@ const fieldRefs: Record<string, keyof Tenant> = {
   to_area_id: 'areaId',
   mine_id: 'areaId',
   fbox_id: 'fboxId',
+  fbox_ids: 'fboxId',
   tank_id: 'tankId',
   miner_id: 'minerId',
   user_id: 'userId',
@@ -83,6 +86,7 @@ const idRefs: [RegExp, keyof Tenant][] = [
   [/\/taskReboot\//, 'rebootTaskId'],
   [/\/taskTemp\//, 'tempTaskId'],
   [/\/admin\/area\/pool\//, 'poolSubaccountId'],
+  [/\/fbox\.board\//, 'boardId'],
 ];
 
 /**
@@ -145,6 +149,13 @@ const tenant = async (
     subaccount: `${marker} sub`,
     coin: 'BTC',
     link: 'https://pool.example.com/observer',
+  });
+  const board = await app.boards.save(caller, {
+    area_id: area.id,
+    type: 'dataBoard',
+    title: `${marker} board`,
+    fbox_ids: [fbox.id],
+    theme: 'dark',
   });
   const poolSubaccount = await app.pools.saveSubaccount(caller, {
     area_id: area.id,
@@ -261,6 +272,7 @@ const tenant = async (
     areaId: area.id,
     observerLinkId: link.id,
     poolSubaccountId: poolSubaccount.id,
+    boardId: board.id,
     fboxId: fbox.id,
     tankId,
     minerId: minerId!,

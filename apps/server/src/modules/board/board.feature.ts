@@ -1,0 +1,20 @@
+import { defineFeature } from '../feature.js';
+import { boardsMigration } from './board.migration.js';
+import { boardHandlers } from './board.routes.js';
+import { BoardService } from './board.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    boards: BoardService;
+  }
+}
+
+/** Boards of a mine: the control room's full-screen pages and what each shows (issue 15). */
+export const boardFeature = defineFeature({
+  name: 'board',
+  migrations: (dialect) => ({ '0027_boards': boardsMigration(dialect) }),
+  register(app) {
+    app.decorate('boards', new BoardService(app));
+  },
+  handlers: boardHandlers,
+});

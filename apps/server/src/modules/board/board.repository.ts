@@ -1,0 +1,160 @@
+import type { BoardTheme, BuiltBoardType } from '@fbox/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+/** A board as stored, with the FBOXes it covers that are still in its mine. */
+export interface BoardRow {
+  id: number;
+  area_id: number;
+  type: DB['boards']['type'];
+  title: string;
+  theme: BoardTheme;
+  created_at: number;
+  updated_at: number;
+  fbox_ids: number[];
+}
+
+/** What a save writes. */
+export interface BoardValues {
+  type: BuiltBoardType;
+  title: string;
+  theme: BoardTheme;
+  fbox_ids: number[];
+}
+
+/** Kysely queries for the boards of one mine and the figures of a data board. */
+export class BoardRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** The mine's boards, oldest first; or only the one `id` names. */
+  async list(areaId: number, id?: number): Promise<BoardRow[]> {
+    const boards = await this.db
+      .selectFrom('boards')
+      .select(['id', 'area_id', 'type', 'title', 'theme', 'created_at', 'updated_at'])
+      .where('area_id', '=', areaId)
+      .$if(id !== undefined, (qb) => qb.where('id', '=', id!))
+      .orderBy('id')
+      .execute();
+    if (boards.length === 0) return [];
+    // Only FBOXes still in the board's mine: one moved to another mine leaves its boards.
+    const covered = await this.db
+      .selectFrom('board_fboxes as b')
+      .innerJoin('fboxes as f', 'f.id', 'b.fbox_id')
+      .select(['b.board_id', 'b.fbox_id'])
+      .where(
+        'b.board_id',
+        'in',
+        boards.map((b) => b.id),
+      )
+      .where('f.area_id', '=', areaId)
+      .orderBy('b.fbox_id')
+      .execute();
+    return boards.map((b) => ({
+      ...b,
+      created_at: Number(b.created_at),
+      updated_at: Number(b.updated_at),
+      fbox_ids: covered.filter((c) => c.board_id === b.id).map((c) => c.fbox_id),
+    }));
+  }
+
+  async count(areaId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('boards')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('area_id', '=', areaId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Which of `ids` are FBOXes of the mine. */
+  async fboxesOf(areaId: number, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('fboxes')
+      .select('id')
+      .where('area_id', '=', areaId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Creates a board (`id` undefined) or rewrites one of the mine; returns its id, or null when none. */
+  async save(
+    areaId: number,
+    id: number | undefined,
+    values: BoardValues,
+    now: number,
+  ): Promise<number | null> {
+    return this.db.transaction().execute(async (trx) => {
+      let boardId = id;
+      if (boardId === undefined) {
+        const row = await trx
+          .insertInto('boards')
+          .values({
+            area_id: areaId,
+            type: values.type,
+            title: values.title,
+            theme: values.theme,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        boardId = row.id;
+      } else {
+        const updated = await trx
+          .updateTable('boards')
+          .set({ title: values.title, theme: values.theme, updated_at: now })
+          .where('area_id', '=', areaId)
+          .where('id', '=', boardId)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return null;
+        await trx.deleteFrom('board_fboxes').where('board_id', '=', boardId).execute();
+      }
+      if (values.fbox_ids.length > 0)
+        await trx
+          .insertInto('board_fboxes')
+          .values(values.fbox_ids.map((fbox_id) => ({ board_id: boardId!, fbox_id })))
+          .execute();
+      return boardId;
+    });
+  }
+
+  async delete(areaId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('boards')
+      .where('area_id', '=', areaId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Miners of the boxes by online state, and the theoretical hashrate of the online ones (TH/s). */
+  minerCounts(areaId: number, fboxIds: readonly number[]) {
+    return this.db
+      .selectFrom('miner_state')
+      .select([
+        'online',
+        sql<number>`count(*)`.as('n'),
+        sql<number>`sum(case when hashrate_theoretical > 0 then hashrate_theoretical else 0 end)`.as(
+          'theoretical',
+        ),
+      ])
+      .where('area_id', '=', areaId)
+      .where('fbox_id', 'in', fboxIds)
+      .groupBy('online')
+      .execute();
+  }
+
+  /** Open alerts of the boxes and their tanks and miners, by level. */
+  openAlertsByLevel(areaId: number, fboxIds: readonly number[]) {
+    return this.db
+      .selectFrom('alerts')
+      .select(['level', sql<number>`count(*)`.as('n')])
+      .where('area_id', '=', areaId)
+      .where('fbox_id', 'in', fboxIds)
+      .where('ended_at', 'is', null)
+      .groupBy('level')
+      .execute();
+  }
+}

@@ -1,0 +1,13 @@
+import type { boardEndpoints } from '@fbox/contracts';
+import type { HandlersFor } from '../handler.js';
+
+/** HTTP handlers of the boards (`fbox.board`). */
+export const boardHandlers: HandlersFor<keyof typeof boardEndpoints> = {
+  boardList: ({ app, user, input }) => app.boards.list(user, input.area_id),
+  boardSave: ({ app, user, input }) => app.boards.save(user, input),
+  boardDelete: async ({ app, user, input }) => {
+    await app.boards.delete(user, input.area_id, input.id);
+    return null;
+  },
+  dataBoard: ({ app, user, input }) => app.boards.dataBoard(user, input.area_id, input.id),
+};

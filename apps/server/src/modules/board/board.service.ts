@@ -1,0 +1,89 @@
+import { type Board, type BoardSaveBody, boardLimits, Code, type DataBoard } from '@fbox/contracts';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../lib/api-error.js';
+import type { AreaCaller } from '../auth/auth.service.js';
+import { notFound, requireManage } from '../device-access.js';
+import { FboxRepository } from '../fbox/fbox.repository.js';
+import { last24h, liveTotals } from '../total/total.service.js';
+import { BoardRepository } from './board.repository.js';
+
+type BoardDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
+
+/**
+ * Boards of a mine (issue 15): who sees the mine reads its boards and what they show; masters and
+ * administrators create, edit and delete them. A board covers the FBOXes it lists that are still in
+ * its mine, or the whole mine when it lists none.
+ */
+export class BoardService {
+  constructor(private readonly deps: BoardDeps) {}
+
+  private repo() {
+    return new BoardRepository(this.deps.db);
+  }
+
+  async list(user: AreaCaller, areaId: number) {
+    await this.deps.areas.requireAccess(user, areaId);
+    const items: Board[] = await this.repo().list(areaId);
+    return { items, total: items.length, page: 1, limit: boardLimits.perMine };
+  }
+
+  /**
+   * Creates a board or edits one (its type stays). An FBOX of another mine among the covered ones
+   * answers "not found", as any foreign id does, and nothing is saved.
+   */
+  async save(user: AreaCaller, body: BoardSaveBody): Promise<Board> {
+    requireManage(await this.deps.areas.requireAccess(user, body.area_id));
+    const repo = this.repo();
+    const fboxIds = [...new Set(body.fbox_ids)];
+    if ((await repo.fboxesOf(body.area_id, fboxIds)).length !== fboxIds.length) notFound();
+    if (body.id === undefined && (await repo.count(body.area_id)) >= boardLimits.perMine)
+      throw new ApiError(Code.CONFLICT, 'api.boardLimit');
+    const values = { type: body.type, title: body.title, theme: body.theme, fbox_ids: fboxIds };
+    const id = (await repo.save(body.area_id, body.id, values, this.deps.clock())) ?? notFound();
+    const [board] = await repo.list(body.area_id, id);
+    return board ?? notFound();
+  }
+
+  async delete(user: AreaCaller, areaId: number, id: number): Promise<void> {
+    requireManage(await this.deps.areas.requireAccess(user, areaId));
+    if (!(await this.repo().delete(areaId, id))) notFound();
+  }
+
+  /** What a data board shows now, for the FBOXes it covers (see `DataBoardSchema`). */
+  async dataBoard(user: AreaCaller, areaId: number, id: number): Promise<DataBoard> {
+    await this.deps.areas.requireAccess(user, areaId);
+    const repo = this.repo();
+    const [row] = await repo.list(areaId, id);
+    if (row?.type !== 'dataBoard') return notFound();
+    const board: Board = row;
+    const covered = new Set(board.fbox_ids);
+    const boxes = (await new FboxRepository(this.deps.db).listWithState(areaId))
+      .filter((b) => covered.size === 0 || covered.has(b.id))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    const ids = boxes.map((b) => b.id);
+    const now = this.deps.clock();
+    const [miners, alerts, series] = await Promise.all([
+      ids.length > 0 ? repo.minerCounts(areaId, ids) : [],
+      ids.length > 0 ? repo.openAlertsByLevel(areaId, ids) : [],
+      last24h(this.deps.db, ids, now),
+    ]);
+    const minersOnline = miners.filter((m) => Number(m.online) === 1);
+    const online = minersOnline.reduce((sum, m) => sum + Number(m.n), 0);
+    const all = miners.reduce((sum, m) => sum + Number(m.n), 0);
+    const level = (n: number) => Number(alerts.find((a) => Number(a.level) === n)?.n ?? 0);
+    const fboxesOnline = boxes.filter((b) => b.online === 1).length;
+    return {
+      board,
+      fboxes: boxes.map((b) => ({ id: b.id, name: b.name, online: b.online === 1 })),
+      fbox: { online: fboxesOnline, offline: boxes.length - fboxesOnline },
+      miner: { online, offline: all - online },
+      online_rate: all > 0 ? Math.round((online / all) * 10_000) / 10_000 : null,
+      ...liveTotals(boxes, now),
+      theoretical:
+        Math.round(minersOnline.reduce((sum, m) => sum + Number(m.theoretical ?? 0), 0) * 1000) / 1000,
+      alerts: { 1: level(1), 2: level(2), 3: level(3) },
+      series,
+      at: now,
+    };
+  }
+}

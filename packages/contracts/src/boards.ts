@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { AreaIdBodySchema, AreaScopeSchema } from './devices.js';
+import { endpoint } from './endpoint.js';
+import { listOf } from './envelope.js';
+import { IdSchema, requiredText, rule } from './rules.js';
+
+/**
+ * Boards (spec §2 `/board/boardList` and the full-screen pages): the wall displays of a mine's
+ * control room. Each board has a type (its full-screen page), a title, the FBOXes it covers (none
+ * listed: every FBOX of the mine, present and future) and display options.
+ */
+export const boardLimits = { titleMax: 64, fboxesMax: 500, perMine: 100 } as const;
+
+/** Every board type of the spec, by its full-screen route (`/<type>`). */
+export const boardTypes = [
+  'minerBigScreen',
+  'minerBoard',
+  'minerBoardTest',
+  'tankBoard',
+  'dataBoard',
+  'dataBoardNew',
+] as const;
+export type BoardType = (typeof boardTypes)[number];
+
+/**
+ * The types whose full-screen page is built: only these can be created, so no board opens onto a
+ * page that does not exist. The others follow in later releases.
+ */
+export const builtBoardTypes = ['dataBoard'] as const satisfies readonly BoardType[];
+export type BuiltBoardType = (typeof builtBoardTypes)[number];
+
+/** Colour schemes of a board: dark by default (a control room's wall). */
+export const boardThemes = ['dark', 'light'] as const;
+export type BoardTheme = (typeof boardThemes)[number];
+
+export const BoardSchema = z.object({
+  id: z.number().int(),
+  area_id: z.number().int(),
+  type: z.enum(boardTypes),
+  title: z.string(),
+  /** The FBOXes covered; empty: the whole mine. */
+  fbox_ids: z.array(z.number().int()),
+  theme: z.enum(boardThemes),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type Board = z.infer<typeof BoardSchema>;
+
+/** FBOX ids from JSON (`[1,2]`) or a form field (`"1,2"`); empty or missing: the whole mine. */
+const BoardFboxIdsSchema = z.preprocess(
+  (value) => {
+    if (value === undefined || value === null || value === '') return [];
+    if (typeof value === 'string')
+      return value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+    if (typeof value === 'number') return [value];
+    return value;
+  },
+  z
+    .array(IdSchema, { error: rule('rule.invalid') })
+    .max(boardLimits.fboxesMax, { error: rule('rule.maxItems', { max: boardLimits.fboxesMax }) }),
+);
+
+/** Creates a board, or edits the one named by `id` (its type stays). */
+export const BoardSaveBodySchema = AreaScopeSchema.extend({
+  id: z.preprocess((v) => (v === '' || v === null ? undefined : v), IdSchema.optional()),
+  type: z.enum(builtBoardTypes, { error: rule('rule.boardType') }),
+  title: requiredText(boardLimits.titleMax),
+  fbox_ids: BoardFboxIdsSchema,
+  theme: z.preprocess(
+    (v) => (v === '' || v === null || v === undefined ? 'dark' : v),
+    z.enum(boardThemes, { error: rule('rule.invalid') }),
+  ),
+});
+export type BoardSaveBody = z.infer<typeof BoardSaveBodySchema>;
+
+const count = z.number().int();
+const onlineOffline = z.object({ online: count, offline: count });
+/** An hour's average, or null when nothing was reported that hour (a gap in the chart). */
+const reading = z.number().nullable();
+
+/**
+ * What a data board shows, for the FBOXes it covers: devices online, hashrate and its last 24 hours,
+ * power, today's energy and the open alerts by level. All from the live state and the rollups.
+ */
+export const DataBoardSchema = z.object({
+  board: BoardSchema,
+  /** The FBOXes covered (names, for the legend), in name order. */
+  fboxes: z.array(z.object({ id: count, name: z.string(), online: z.boolean() })),
+  fbox: onlineOffline,
+  miner: onlineOffline,
+  /** Online miners ÷ all miners covered, 0–1; null without miners. */
+  online_rate: z.number().nullable(),
+  /** Realtime hashrate of the online FBOXes, TH/s. */
+  hashrate: z.number(),
+  /** Theoretical hashrate of the online miners, TH/s (0 when none reports it). */
+  theoretical: z.number(),
+  power_kw: z.number(),
+  today_energy_kwh: z.number(),
+  /** Open alerts of the covered devices by level (1 notice … 3 critical). */
+  alerts: z.object({ 1: count, 2: count, 3: count }),
+  /** The last 24 h in hourly buckets, summed over the covered FBOXes. */
+  series: z.object({
+    bucket_ms: count,
+    points: z.array(z.object({ ts: z.number(), hashrate: reading, power_kw: reading })),
+  }),
+  /** When the figures were read (server time, epoch ms). */
+  at: z.number(),
+});
+export type DataBoard = z.infer<typeof DataBoardSchema>;
+
+const Nothing = z.null();
+
+/** Boards of a mine (`fbox.board`): list, save, delete, and what each full-screen page shows. */
+export const boardEndpoints = {
+  boardList: endpoint({
+    method: 'GET',
+    path: '/index/fbox.board/index',
+    permission: 'user',
+    query: AreaScopeSchema,
+    data: listOf(BoardSchema),
+  }),
+  boardSave: endpoint({
+    method: 'POST',
+    path: '/index/fbox.board/save',
+    permission: 'manage',
+    body: BoardSaveBodySchema,
+    data: BoardSchema,
+    mutates: true,
+    success: 'api.modified',
+  }),
+  boardDelete: endpoint({
+    method: 'POST',
+    path: '/index/fbox.board/deleted',
+    permission: 'manage',
+    body: AreaIdBodySchema,
+    data: Nothing,
+    mutates: true,
+    success: 'api.modified',
+  }),
+  dataBoard: endpoint({
+    method: 'GET',
+    path: '/index/fbox.board/data',
+    permission: 'user',
+    query: AreaIdBodySchema,
+    data: DataBoardSchema,
+  }),
+} as const;
