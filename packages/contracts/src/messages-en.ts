@@ -301,6 +301,7 @@ export const sharedEn = {
   // ── tasks ──
   'rule.min': 'must be at least {{min}}',
   'rule.boardType': 'choose a board type',
+  'rule.tooPrecise': 'has more than {{max}} significant digits: it cannot be stored exactly',
   'rule.groupRequired': 'choose at least one miner group',
   'rule.startBeforeEnd': 'start must be earlier than end',
   'rule.minersRequired': 'choose at least one miner',

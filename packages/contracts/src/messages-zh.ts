@@ -301,6 +301,7 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   // ── tasks ──
   'rule.min': '不能小于 {{min}}',
   'rule.boardType': '请选择看板类型',
+  'rule.tooPrecise': '有效数字超过 {{max}} 位，无法精确保存',
   'rule.groupRequired': '请至少选择一个矿机分组',
   'rule.startBeforeEnd': '开始时间必须早于结束时间',
   'rule.minersRequired': '请至少选择一台矿机',

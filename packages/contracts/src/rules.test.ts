@@ -37,6 +37,39 @@ describe('numeric(): a JSON number or plain decimal text, nothing else', () => {
     expect(anyNumber.safeParse(Number.POSITIVE_INFINITY).success).toBe(false);
   });
 
+  it('refuses decimal text with more digits than a number holds exactly, instead of rounding it', () => {
+    const refused = (text: string) => {
+      const result = anyNumber.safeParse(text);
+      expect(result.success, text).toBe(false);
+      expect(result.error?.issues[0]?.message).toContain('rule.tooPrecise');
+    };
+    refused('9007199254740993');
+    refused('0.30000000000000001');
+    refused('-1234567890.123456');
+    for (const [text, value] of [
+      ['126000000000000', 126e12],
+      ['100000000000000000', 1e17],
+      ['0.000000123456789012345', 0.000000123456789012345],
+      ['12.50', 12.5],
+      ['-0.0', -0],
+      ['999999999999999', 999_999_999_999_999],
+    ] as const)
+      expect(anyNumber.parse(text), text).toBe(value);
+    // Every decimal of at most 15 significant digits is taken, as the number it spells.
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }),
+        fc.nat({ max: 15 }),
+        fc.boolean(),
+        (digits, point, negative) => {
+          const text = digits.toString().padStart(16, '0');
+          const decimal = `${negative ? '-' : ''}${text.slice(0, 16 - point)}.${text.slice(16 - point)}`;
+          expect(anyNumber.parse(decimal), decimal).toBe(Number(decimal));
+        },
+      ),
+    );
+  });
+
   it('treats blank as missing: required fails, optional is absent, a default applies', () => {
     for (const blank of ['', '   ', undefined]) {
       expect(anyNumber.safeParse(blank).error?.issues[0]?.message).toBe('rule.required');

@@ -41,13 +41,35 @@ const decimalText = /^-?(?:\d+\.?\d*|\.\d+)$/;
 const isBlank = (value: unknown) => value === undefined || (typeof value === 'string' && value.trim() === '');
 
 /**
- * Decimal text becomes its number; a blank value is "required" (or absent when optional); any other
- * value goes on unchanged, so `z.number()` refuses it with the field's own rule.
+ * Significant digits of decimal text: "0012.3400" has 4, "1200" 2, "0.000123" 3. A double holds any
+ * decimal of up to 15 exactly; beyond that, `Number()` may store another number than the one typed
+ * ("9007199254740993" becomes …992).
+ */
+const significantDigits = (text: string): number => {
+  const [whole = '', fraction = ''] = text.replace('-', '').split('.');
+  const decimals = fraction.replace(/0+$/, '');
+  const digits = `${whole}${decimals}`.replace(/^0+/, '');
+  return (decimals === '' ? digits.replace(/0+$/, '') : digits).length;
+};
+export const maxSignificantDigits = 15;
+
+/**
+ * Decimal text becomes its number, unless it has more digits than a number holds exactly (refused,
+ * never rounded); a blank value is "required" (or absent when optional); any other value goes on
+ * unchanged, so `z.number()` refuses it with the field's own rule.
  */
 const numberFromInput =
   (required: boolean) =>
   (value: unknown, ctx: z.core.$RefinementCtx): unknown => {
-    if (typeof value === 'string' && decimalText.test(value)) return Number(value);
+    if (typeof value === 'string' && decimalText.test(value)) {
+      if (significantDigits(value) <= maxSignificantDigits) return Number(value);
+      ctx.addIssue({
+        code: 'custom',
+        message: rule('rule.tooPrecise', { max: maxSignificantDigits }),
+        input: value,
+      });
+      return z.NEVER;
+    }
     if (!isBlank(value) && !(required && value === null)) return value;
     if (!required) return undefined;
     ctx.addIssue({ code: 'custom', message: rule('rule.required'), input: value });
