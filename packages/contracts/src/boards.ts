@@ -111,6 +111,46 @@ export const DataBoardSchema = z.object({
 });
 export type DataBoard = z.infer<typeof DataBoardSchema>;
 
+/**
+ * What a miner board shows (miner big screen and miner board): every miner of the covered FBOXes in
+ * its place on the site map, FBOX → tank → slot, with the readings its cell can be coloured by.
+ * Readings are the last telemetry's; -999 is "no data" (a grey cell).
+ */
+export const MinerBoardSchema = z.object({
+  board: BoardSchema,
+  /** The covered FBOXes in name order, each with its tanks by position. */
+  fboxes: z.array(
+    z.object({
+      id: count,
+      name: z.string(),
+      online: z.boolean(),
+      tanks: z.array(z.object({ id: count, no: count, name: z.string() })),
+    }),
+  ),
+  /** Miners by FBOX, tank position (null: not in a tank) and slot (PDU outlet; null: none). */
+  miners: z.array(
+    z.object({
+      id: count,
+      fbox_id: count,
+      tank_no: count.nullable(),
+      slot: count.nullable(),
+      sn: z.string(),
+      worker: z.string(),
+      ip: z.string(),
+      model: z.string(),
+      online: z.boolean(),
+      /** A fault code ('' when healthy). */
+      fault: z.string(),
+      chip_max_temp: z.number(),
+      hashrate: z.number(),
+      theoretical: z.number(),
+      power_w: z.number(),
+    }),
+  ),
+  at: z.number(),
+});
+export type MinerBoard = z.infer<typeof MinerBoardSchema>;
+
 const Nothing = z.null();
 
 /** Boards of a mine (`fbox.board`): list, save, delete, and what each full-screen page shows. */
@@ -146,5 +186,12 @@ export const boardEndpoints = {
     permission: 'user',
     query: AreaIdBodySchema,
     data: DataBoardSchema,
+  }),
+  minerBoard: endpoint({
+    method: 'GET',
+    path: '/index/fbox.board/miners',
+    permission: 'user',
+    query: AreaIdBodySchema,
+    data: MinerBoardSchema,
   }),
 } as const;

@@ -146,6 +146,47 @@ export class BoardRepository {
       .execute();
   }
 
+  /** The tanks of the boxes, by box and position. */
+  tanksOf(fboxIds: readonly number[]) {
+    return this.db
+      .selectFrom('tanks')
+      .select(['id', 'fbox_id', 'no', 'name'])
+      .where('fbox_id', 'in', fboxIds)
+      .orderBy('fbox_id')
+      .orderBy('no')
+      .execute();
+  }
+
+  /** The miners of the boxes with their place and last readings, by box, tank position and slot. */
+  minersOf(areaId: number, fboxIds: readonly number[]) {
+    return this.db
+      .selectFrom('miner_state as m')
+      .leftJoin('tanks as t', 't.id', 'm.tank_id')
+      .select([
+        'm.miner_id as id',
+        'm.fbox_id',
+        't.no as tank_no',
+        'm.outlet as slot',
+        'm.sn',
+        'm.worker',
+        'm.ip',
+        'm.model',
+        'm.online',
+        'm.fault',
+        'm.chip_max_temp',
+        'm.hashrate_realtime as hashrate',
+        'm.hashrate_theoretical as theoretical',
+        'm.power_w',
+      ])
+      .where('m.area_id', '=', areaId)
+      .where('m.fbox_id', 'in', fboxIds)
+      .orderBy('m.fbox_id')
+      .orderBy('t.no')
+      .orderBy('m.outlet')
+      .orderBy('m.miner_id')
+      .execute();
+  }
+
   /** Open alerts of the boxes and their tanks and miners, by level. */
   openAlertsByLevel(areaId: number, fboxIds: readonly number[]) {
     return this.db

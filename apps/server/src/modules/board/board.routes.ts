@@ -10,4 +10,5 @@ export const boardHandlers: HandlersFor<keyof typeof boardEndpoints> = {
     return null;
   },
   dataBoard: ({ app, user, input }) => app.boards.dataBoard(user, input.area_id, input.id),
+  minerBoard: ({ app, user, input }) => app.boards.minerBoard(user, input.area_id, input.id),
 };

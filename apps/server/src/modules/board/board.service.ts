@@ -1,4 +1,16 @@
-import { type Board, type BoardSaveBody, boardLimits, Code, type DataBoard } from '@fbox/contracts';
+import {
+  type Board,
+  type BoardSaveBody,
+  type BoardType,
+  boardLimits,
+  Code,
+  type DataBoard,
+  type MinerBoard,
+} from '@fbox/contracts';
+
+/** The types whose page is the site map of miners. */
+const minerBoardTypes: readonly BoardType[] = ['minerBigScreen', 'minerBoard'];
+
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
@@ -49,17 +61,22 @@ export class BoardService {
     if (!(await this.repo().delete(areaId, id))) notFound();
   }
 
-  /** What a data board shows now, for the FBOXes it covers (see `DataBoardSchema`). */
-  async dataBoard(user: AreaCaller, areaId: number, id: number): Promise<DataBoard> {
+  /** A board of the mine of one of `types` (else "not found") and the FBOXes it covers, in name order. */
+  private async boardAndBoxes(user: AreaCaller, areaId: number, id: number, types: readonly BoardType[]) {
     await this.deps.areas.requireAccess(user, areaId);
-    const repo = this.repo();
-    const [row] = await repo.list(areaId, id);
-    if (row?.type !== 'dataBoard') return notFound();
-    const board: Board = row;
+    const [board] = await this.repo().list(areaId, id);
+    if (!board || !types.includes(board.type)) return notFound();
     const covered = new Set(board.fbox_ids);
     const boxes = (await new FboxRepository(this.deps.db).listWithState(areaId))
       .filter((b) => covered.size === 0 || covered.has(b.id))
       .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    return { board: board as Board, boxes };
+  }
+
+  /** What a data board shows now, for the FBOXes it covers (see `DataBoardSchema`). */
+  async dataBoard(user: AreaCaller, areaId: number, id: number): Promise<DataBoard> {
+    const { board, boxes } = await this.boardAndBoxes(user, areaId, id, ['dataBoard']);
+    const repo = this.repo();
     const ids = boxes.map((b) => b.id);
     const now = this.deps.clock();
     const [miners, alerts, series] = await Promise.all([
@@ -84,6 +101,28 @@ export class BoardService {
       alerts: { 1: level(1), 2: level(2), 3: level(3) },
       series,
       at: now,
+    };
+  }
+
+  /** Every miner of a miner board's FBOXes in its place, with its last readings (`MinerBoardSchema`). */
+  async minerBoard(user: AreaCaller, areaId: number, id: number): Promise<MinerBoard> {
+    const { board, boxes } = await this.boardAndBoxes(user, areaId, id, minerBoardTypes);
+    const repo = this.repo();
+    const ids = boxes.map((b) => b.id);
+    const [tanks, miners] =
+      ids.length === 0 ? [[], []] : await Promise.all([repo.tanksOf(ids), repo.minersOf(areaId, ids)]);
+    return {
+      board,
+      fboxes: boxes.map((b) => ({
+        id: b.id,
+        name: b.name,
+        online: b.online === 1,
+        tanks: tanks
+          .filter((t) => t.fbox_id === b.id)
+          .map(({ id: tankId, no, name }) => ({ id: tankId, no, name })),
+      })),
+      miners: miners.map((m) => ({ ...m, online: Number(m.online) === 1 })),
+      at: this.deps.clock(),
     };
   }
 }

@@ -186,4 +186,57 @@ describeDb('boards (fbox.board)', () => {
     expect(after.board.fbox_ids).toEqual([]);
     expect(after.fboxes.map((f: { name: string }) => f.name)).toEqual(['Box B']);
   });
+
+  it('places every miner of a miner board’s FBOXes by FBOX, tank and slot, with its readings', async () => {
+    const now = t.clock.ms;
+    const inserted = await t.app.db
+      .insertInto('boards')
+      .values({
+        area_id: areaId,
+        type: 'minerBoard',
+        title: 'Site map',
+        theme: 'dark',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.app.db.insertInto('board_fboxes').values({ board_id: inserted.id, fbox_id: boxA.id }).execute();
+    const miners = async (id: number) =>
+      (
+        await get(t.app, '/index/fbox.board/miners', { area_id: String(areaId), id: String(id) }, { token })
+      ).json();
+    await report(boxA, 1, 3, 100);
+    await report(boxB, 1, 2, 50);
+    const answer = await miners(inserted.id);
+    expect(answer.code, answer.msg).toBe(Code.OK);
+    expect(answer.data.fboxes).toMatchObject([
+      {
+        id: boxA.id,
+        name: 'Box A',
+        online: true,
+        tanks: [
+          { no: 1, name: 'Tank 1' },
+          { no: 2, name: 'Tank 2' },
+        ],
+      },
+    ]);
+    expect(answer.data.miners).toHaveLength(3);
+    expect(answer.data.miners.map((m: { slot: number }) => m.slot)).toEqual([1, 2, 3]);
+    expect(answer.data.miners[0]).toMatchObject({
+      fbox_id: boxA.id,
+      tank_no: null,
+      sn: `${boxA.device_id}-0`,
+      online: true,
+      fault: '',
+      chip_max_temp: 70,
+      hashrate: 100,
+      theoretical: 110,
+      power_w: 3250,
+    });
+    // Each board answers only for its own kind of page.
+    expect((await data(inserted.id)).code).toBe(Code.NOT_FOUND);
+    const dataBoard = (await save({})).data;
+    expect((await miners(dataBoard.id)).code).toBe(Code.NOT_FOUND);
+  });
 });
