@@ -40,7 +40,7 @@ const blankToUndefined = (value: unknown) => (value === '' || value === null ? u
  * A list from JSON (`[1,2]`), JSON text (`"[1,2]"`, as the web's form encoding sends arrays), a
  * comma-separated form field (`"1,2"`) or repeated fields; an empty text is an empty list.
  */
-const listField = (value: unknown): unknown => {
+export const listField = (value: unknown): unknown => {
   if (typeof value === 'string') {
     const text = value.trim();
     if (text.startsWith('[')) {

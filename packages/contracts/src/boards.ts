@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listField } from './accounts.js';
 import { AreaIdBodySchema, AreaScopeSchema } from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
@@ -46,18 +47,9 @@ export const BoardSchema = z.object({
 });
 export type Board = z.infer<typeof BoardSchema>;
 
-/** FBOX ids from JSON (`[1,2]`) or a form field (`"1,2"`); empty or missing: the whole mine. */
+/** FBOX ids as `listField` reads a list (`[1,2]`, `"[1,2]"`, `"1,2"`); empty or missing: the whole mine. */
 const BoardFboxIdsSchema = z.preprocess(
-  (value) => {
-    if (value === undefined || value === null || value === '') return [];
-    if (typeof value === 'string')
-      return value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
-    if (typeof value === 'number') return [value];
-    return value;
-  },
+  (value) => (value === undefined || value === null ? [] : listField(value)),
   z
     .array(IdSchema, { error: rule('rule.invalid') })
     .max(boardLimits.fboxesMax, { error: rule('rule.maxItems', { max: boardLimits.fboxesMax }) }),
@@ -99,7 +91,7 @@ export const DataBoardSchema = z.object({
   theoretical: z.number(),
   power_kw: z.number(),
   today_energy_kwh: z.number(),
-  /** Open alerts of the covered devices by level (1 notice … 3 critical). */
+  /** Open alerts of the covered devices by level (1 critical, 2 major, 3 minor). */
   alerts: z.object({ 1: count, 2: count, 3: count }),
   /** The last 24 h in hourly buckets, summed over the covered FBOXes. */
   series: z.object({

@@ -1,5 +1,8 @@
+import type { LiveMessage } from '@fbox/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { alarmKeys } from '../features/alarm';
+import { boardKeys } from '../features/board';
 import { fboxKeys, minerKeys, tankKeys } from '../features/device';
 import { homeKeys } from '../features/home';
 import {
@@ -28,6 +31,23 @@ describe('live invalidation mapping', () => {
     const keys = liveInvalidations({ type: 'status', fboxId: 9, online: false });
     expect(keys).toContainEqual(fboxKeys.detail(9));
     expect(keys).toContainEqual(homeKeys.all);
+  });
+
+  it('telemetry, status changes and alerts refresh the open boards, not the board list', () => {
+    const messages: LiveMessage[] = [
+      { type: 'telemetry', fboxIds: [3] },
+      { type: 'status', fboxId: 3, online: true },
+      { type: 'alert', alertId: 1, level: 1, open: true },
+    ];
+    for (const message of messages) {
+      const keys = liveInvalidations(message);
+      expect(keys).toContainEqual(boardKeys.screens());
+      expect(keys).not.toContainEqual(boardKeys.all);
+    }
+    expect(liveInvalidations({ type: 'alert', alertId: 1, level: 1, open: false })).toContainEqual(
+      alarmKeys.all,
+    );
+    expect(liveInvalidations({ type: 'inbox' })).not.toContainEqual(boardKeys.screens());
   });
 
   it('a command refreshes only its miner or tank (its command history)', () => {

@@ -2,6 +2,7 @@ import type { LiveMessage } from '@fbox/contracts';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { alarmKeys } from '../features/alarm';
+import { boardKeys } from '../features/board';
 import { fboxKeys, minerKeys, tankKeys } from '../features/device';
 import { homeKeys } from '../features/home';
 import { messageKeys } from '../features/messages';
@@ -19,6 +20,7 @@ export const liveInvalidations = (message: LiveMessage): QueryKey[] => {
       const ids = message.type === 'telemetry' ? message.fboxIds : [message.fboxId];
       return [
         homeKeys.all,
+        boardKeys.screens(),
         fboxKeys.lists(),
         ...ids.map((id) => fboxKeys.detail(id)),
         tankKeys.lists(),
@@ -33,7 +35,7 @@ export const liveInvalidations = (message: LiveMessage): QueryKey[] => {
         ...(message.tankId !== null ? [tankKeys.detail(message.tankId)] : []),
       ];
     case 'alert':
-      return [alarmKeys.all];
+      return [alarmKeys.all, boardKeys.screens()];
     case 'inbox':
       return [messageKeys.all];
     case 'hello':

@@ -74,7 +74,7 @@ describeDb('boards (fbox.board)', () => {
     });
     // Editing rewrites the title, theme and FBOXes; the type stays.
     t.clock.advance(1000);
-    const edited = await save({ id: created.data.id, title: 'Wall 2', fbox_ids: `${boxB.id}` });
+    const edited = await save({ id: created.data.id, title: 'Wall 2', fbox_ids: `[${boxB.id}]` });
     expect(edited.data).toMatchObject({ id: created.data.id, title: 'Wall 2', fbox_ids: [boxB.id] });
     expect(edited.data.updated_at).toBe(created.data.updated_at + 1000);
     // Another mine's board list does not hold them.

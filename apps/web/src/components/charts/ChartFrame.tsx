@@ -12,7 +12,8 @@ interface ChartFrameProps {
   loading?: boolean;
   /** Nothing to draw: says so instead of empty axes. */
   empty: boolean;
-  height: number;
+  /** Pixels, or a CSS length (`100%` to fill a sized box). */
+  height: number | string;
   testId?: string;
 }
 

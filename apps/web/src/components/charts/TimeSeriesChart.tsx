@@ -17,10 +17,15 @@ export interface TimeSeriesChartProps {
   /** Formats a value for the axis and the tooltip (with its unit). */
   format: (value: number) => string;
   loading?: boolean;
-  height?: number;
+  /** Pixels, or a CSS length (`100%` to fill a sized box). */
+  height?: number | string;
   testId?: string;
   /** Fills the area under a single line. */
   area?: boolean;
+  /** Colours for a dark page. */
+  theme?: 'light' | 'dark';
+  /** Text size of axes, legend and tooltip in px (a wall display reads from afar); echarts' own by default. */
+  fontSize?: number;
 }
 
 /**
@@ -34,23 +39,29 @@ export const TimeSeriesChart = ({
   height = 280,
   testId,
   area,
+  theme,
+  fontSize,
 }: TimeSeriesChartProps) => {
   const zone = useStore(timeZoneStore);
-  const { host, chart } = useEChart();
+  const { host, chart } = useEChart(theme === 'dark' ? 'dark' : undefined);
   const ready = chart !== null;
   const empty = series.every((line) => line.points.every(([, value]) => value === null));
 
   useEffect(() => {
     if (!chart) return;
     const shift = zone === null ? 0 : timeZoneOffsetMinutes(zone) * 60_000;
+    const text = fontSize ? { fontSize } : {};
     chart.setOption(
       {
         useUTC: zone !== null,
         animation: false,
+        // The page's own background shows through (the dark theme would paint its own).
+        backgroundColor: 'transparent',
         grid: { left: 16, right: 24, top: 36, bottom: 24, containLabel: true },
-        legend: { show: series.length > 1, top: 0 },
+        legend: { show: series.length > 1, top: 0, textStyle: text },
         tooltip: {
           trigger: 'axis',
+          textStyle: text,
           formatter: (params: unknown) => {
             const rows = params as { value: [number, number | null]; seriesName: string; marker: string }[];
             const first = rows[0];
@@ -63,8 +74,8 @@ export const TimeSeriesChart = ({
             return [head, ...lines].join('<br/>');
           },
         },
-        xAxis: { type: 'time' },
-        yAxis: { type: 'value', axisLabel: { formatter: (value: number) => format(value) } },
+        xAxis: { type: 'time', axisLabel: text },
+        yAxis: { type: 'value', axisLabel: { ...text, formatter: (value: number) => format(value) } },
         series: series.map((line) => ({
           type: 'line',
           name: line.name,
@@ -78,7 +89,7 @@ export const TimeSeriesChart = ({
       },
       { notMerge: true },
     );
-  }, [chart, series, format, zone, area]);
+  }, [chart, series, format, zone, area, fontSize]);
 
   return (
     <ChartFrame host={host} ready={ready} loading={loading} empty={empty} height={height} testId={testId} />

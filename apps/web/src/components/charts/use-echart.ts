@@ -16,8 +16,9 @@ export const canvasAvailable = (): boolean => {
 /**
  * An echarts instance on the element `host` refers to: loaded and created after mount, resized
  * with its element, disposed on unmount. `chart` is null until then: set options when it is there.
+ * `theme` names a built-in echarts theme (`dark` for a dark page); a new one recreates the chart.
  */
-export const useEChart = () => {
+export const useEChart = (theme?: 'dark') => {
   const host = useRef<HTMLDivElement>(null);
   const [chart, setChart] = useState<Chart | null>(null);
   useEffect(() => {
@@ -26,7 +27,7 @@ export const useEChart = () => {
     let observer: ResizeObserver | undefined;
     void import('./echarts').then(({ echarts }) => {
       if (disposed || !host.current || !canvasAvailable()) return;
-      const instance = echarts.init(host.current);
+      const instance = echarts.init(host.current, theme);
       created = instance;
       if (typeof ResizeObserver !== 'undefined') {
         observer = new ResizeObserver(() => instance.resize());
@@ -40,6 +41,6 @@ export const useEChart = () => {
       created?.dispose();
       setChart(null);
     };
-  }, []);
+  }, [theme]);
   return { host, chart };
 };

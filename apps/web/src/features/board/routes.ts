@@ -1,18 +1,33 @@
 import type { RouteDescriptor, RouteGroup } from '../../lib/route-types';
 
-/** Boards (spec §2). Planned: a later issue adds the pages. */
+/** Boards (spec §2): the wall displays of the selected mine. */
 export const boardGroup: RouteGroup = {
   key: 'board',
   meta: { titleKey: 'app.route.board', icon: 'board' },
-  routes: [{ path: '/board/boardList', layout: 'main', meta: { titleKey: 'app.route.boardList' } }],
+  routes: [
+    {
+      path: '/board/boardList',
+      layout: 'main',
+      page: () => import('./BoardListPage').then((m) => m.BoardListPage),
+      meta: { titleKey: 'app.route.boardList' },
+    },
+  ],
 };
 
-/** Full-screen boards outside the layout (hidden pages of spec §2). Planned. */
+/**
+ * Full-screen boards outside the layout (hidden pages of spec §2), one per board type. Those
+ * without a page are planned: `builtBoardTypes` in the contracts lists the ones that can be made.
+ */
 export const boardScreens: RouteDescriptor[] = [
   { path: '/minerBigScreen', layout: 'bare', meta: { titleKey: 'app.route.minerBigScreen', hidden: true } },
   { path: '/minerBoard', layout: 'bare', meta: { titleKey: 'app.route.minerBoard', hidden: true } },
   { path: '/minerBoardTest', layout: 'bare', meta: { titleKey: 'app.route.minerBoardTest', hidden: true } },
   { path: '/tankBoard', layout: 'bare', meta: { titleKey: 'app.route.tankBoard', hidden: true } },
-  { path: '/dataBoard', layout: 'bare', meta: { titleKey: 'app.route.dataBoard', hidden: true } },
+  {
+    path: '/dataBoard',
+    layout: 'bare',
+    page: () => import('./DataBoardPage').then((m) => m.DataBoardPage),
+    meta: { titleKey: 'app.route.dataBoard', hidden: true },
+  },
   { path: '/dataBoardNew', layout: 'bare', meta: { titleKey: 'app.route.dataBoardNew', hidden: true } },
 ];

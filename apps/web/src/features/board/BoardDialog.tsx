@@ -1,0 +1,131 @@
+import {
+  type Board,
+  BoardSaveBodySchema,
+  type BoardTheme,
+  type BuiltBoardType,
+  boardThemes,
+  builtBoardTypes,
+} from '@fbox/contracts';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Radio from 'antd/es/radio';
+import Select from 'antd/es/select';
+import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../components/FormModal';
+import { schemaRule } from '../../lib/form-rules';
+import { showServerErrors } from '../../lib/server-errors';
+import { useFboxOptions } from '../device';
+import { useSaveBoard } from './api';
+import { boardThemeKeys, boardTypeKeys } from './board-types';
+
+interface BoardValues {
+  type: BuiltBoardType;
+  title: string;
+  fbox_ids: number[];
+  theme: BoardTheme;
+}
+
+const shape = BoardSaveBodySchema.shape;
+
+/** A new board: the first type that can be opened, the whole mine, dark (a control room's wall). */
+const blank: Partial<BoardValues> = { type: builtBoardTypes[0], fbox_ids: [], theme: 'dark' };
+
+/** `fbox_ids.2` → `fbox_ids`: an error about one chosen FBOX shows on the select. */
+const formField = (field: string) => field.replace(/^fbox_ids\.\d+$/, 'fbox_ids');
+
+/**
+ * Creates a board of the selected mine, or edits `board` (its type stays): the type (only those
+ * whose page is built), a title, the FBOXes it covers (none chosen: the whole mine, FBOXes added
+ * later included) and its colours.
+ */
+export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<BoardValues>();
+  const save = useSaveBoard();
+  const fboxes = useFboxOptions();
+  const onFinish = async (values: BoardValues) => {
+    try {
+      await save.mutateAsync({
+        ...(board && { id: board.id }),
+        type: values.type,
+        title: values.title,
+        // As "1,2" (empty: the whole mine): the form encoding would send an array as JSON text,
+        // which the contract does not read in a form field.
+        fbox_ids: (values.fbox_ids ?? []).join(','),
+        theme: values.theme,
+      });
+      onClose();
+    } catch (error) {
+      showServerErrors(form, error, { field: formField });
+    }
+  };
+  const labels = {
+    type: t('board.field.type'),
+    title: t('board.field.title'),
+    fbox_ids: t('board.field.fboxes'),
+    theme: t('board.field.theme'),
+  };
+  return (
+    <FormModal
+      open
+      title={board ? t('board.dialog.editTitle') : t('board.dialog.createTitle')}
+      form={form}
+      saving={save.isPending}
+      onClose={onClose}
+    >
+      <Form
+        form={form}
+        name="boardForm"
+        layout="vertical"
+        onFinish={onFinish}
+        initialValues={board ?? blank}
+        data-testid="board-form"
+      >
+        <Form.Item
+          name="type"
+          label={labels.type}
+          required
+          rules={[schemaRule(shape.type, { label: labels.type })]}
+          extra={board ? undefined : t('board.dialog.typeHint')}
+        >
+          <Select
+            disabled={board !== null}
+            options={builtBoardTypes.map((type) => ({ value: type, label: t(boardTypeKeys[type]) }))}
+            data-testid="board-type"
+          />
+        </Form.Item>
+        <Form.Item
+          name="title"
+          label={labels.title}
+          required
+          rules={[schemaRule(shape.title, { label: labels.title })]}
+        >
+          <Input placeholder={t('board.dialog.titlePlaceholder')} data-testid="board-title" />
+        </Form.Item>
+        <Form.Item
+          name="fbox_ids"
+          label={labels.fbox_ids}
+          rules={[schemaRule(shape.fbox_ids, { label: labels.fbox_ids })]}
+          extra={t('board.dialog.fboxesHint')}
+        >
+          <Select<number[]>
+            mode="multiple"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            loading={fboxes.isPending}
+            placeholder={t('board.fboxes.all')}
+            options={(fboxes.data ?? []).map((fbox) => ({ value: fbox.id, label: fbox.name }))}
+            data-testid="board-fboxes"
+          />
+        </Form.Item>
+        <Form.Item name="theme" label={labels.theme} required>
+          <Radio.Group
+            optionType="button"
+            options={boardThemes.map((theme) => ({ value: theme, label: t(boardThemeKeys[theme]) }))}
+            data-testid="board-theme"
+          />
+        </Form.Item>
+      </Form>
+    </FormModal>
+  );
+};

@@ -1,0 +1,170 @@
+import type { DataBoard } from '@fbox/contracts';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../app/query-client';
+import { resetPageTest } from '../../test-page';
+import { DataBoardPage } from './DataBoardPage';
+
+// 2026-11-25 02:00 UTC = 10:00 in UTC+8, the user's zone.
+const at = Date.UTC(2026, 10, 25, 2);
+const answer = (): DataBoard => ({
+  board: {
+    id: 5,
+    area_id: 2,
+    type: 'dataBoard',
+    title: 'Hall A wall',
+    fbox_ids: [3, 4],
+    theme: 'dark',
+    created_at: at,
+    updated_at: at,
+  },
+  fboxes: [
+    { id: 3, name: 'Container 3', online: fbox3Online },
+    { id: 4, name: 'Container 4', online: false },
+  ],
+  fbox: { online: fbox3Online ? 1 : 0, offline: fbox3Online ? 1 : 2 },
+  miner: { online: 180, offline: 20 },
+  online_rate: 0.9,
+  hashrate: 1234.5,
+  theoretical: 1300,
+  power_kw: -999,
+  today_energy_kwh: 12_345,
+  alerts: { 1: 2, 2: 0, 3: 5 },
+  series: {
+    bucket_ms: 3_600_000,
+    points: [
+      { ts: at - 3_600_000, hashrate: 1200, power_kw: null },
+      { ts: at, hashrate: 1234.5, power_kw: 350 },
+    ],
+  },
+  at,
+});
+
+/** The fake server's state: what it answers for the board, and whether it can be reached. */
+let fbox3Online: boolean;
+let boardCode: number;
+let reachable: boolean;
+const sent: string[] = [];
+
+/** The live sockets the page opened, to push messages through. */
+const sockets: FakeSocket[] = [];
+class FakeSocket {
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    sockets.push(this);
+  }
+  close() {}
+}
+
+beforeEach(() => {
+  fbox3Online = true;
+  boardCode = 1;
+  reachable = true;
+  sent.length = 0;
+  sockets.length = 0;
+  vi.stubGlobal('WebSocket', FakeSocket);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = url.split('?')[0]!;
+      sent.push(url);
+      if (!reachable) throw new TypeError('Failed to fetch');
+      if (path === '/index/fbox.board/data')
+        return Response.json(
+          boardCode === 1
+            ? { code: 1, msg: 'ok', data: answer() }
+            : { code: boardCode, msg: 'Not found', data: null },
+        );
+      if (path === '/index/fbox.user/getuserinfo')
+        return Response.json({
+          code: 1,
+          msg: 'ok',
+          data: { username: 'ops', nickname: 'Ops', time_zone: 'UTC+8' },
+        });
+      return Response.json({ code: 1, msg: 'ok', data: null });
+    }),
+  );
+});
+
+afterEach(async () => {
+  await resetPageTest();
+  queryClient.clear();
+});
+
+const open = (address: string) =>
+  render(
+    <MemoryRouter initialEntries={[address]}>
+      <DataBoardPage />
+    </MemoryRouter>,
+  );
+
+const kpi = (name: string) => screen.getByTestId(`board-kpi-${name}`);
+
+// antd's first render in jsdom takes seconds.
+describe('DataBoardPage', { timeout: 30_000 }, () => {
+  it("shows the board's figures as read, a dash where there is no reading", async () => {
+    open('/dataBoard?id=5&area_id=2');
+    expect((await screen.findByTestId('board-title')).textContent).toBe('Hall A wall');
+    expect(sent.some((url) => url.startsWith('/index/fbox.board/data?') && url.includes('area_id=2'))).toBe(
+      true,
+    );
+    expect(screen.getByTestId('board-scope').textContent).toBe('2 FBOXes');
+    expect(kpi('hashrate').textContent).toContain('1.23 PH/s');
+    expect(kpi('hashrate').textContent).toContain('95 % of theoretical');
+    expect(kpi('theoretical').textContent).toContain('1.3 PH/s');
+    expect(kpi('online-rate').textContent).toContain('90 %');
+    expect(kpi('power').textContent).toBe('Power-');
+    expect(kpi('energy').textContent).toContain('12.35 MWh');
+    expect(kpi('miners').textContent).toContain('180/20');
+    expect(screen.getByTestId('board-alerts-1').textContent).toBe('2Critical');
+    expect(screen.getByTestId('board-alerts-3').textContent).toBe('5Minor');
+    // Offline FBOXes first, each with its state.
+    const grid = screen.getByTestId('board-fbox-grid');
+    expect(
+      within(grid)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Container 4', 'Container 3']);
+    expect(within(screen.getByTestId('board-fbox-4')).getByRole('img', { name: 'Offline' })).toBeTruthy();
+    // Times in the user's zone, read with the user info.
+    await waitFor(() =>
+      expect(screen.getByTestId('board-read-at').textContent).toBe('Figures read at 2026-11-25 10:00:00'),
+    );
+    expect(document.title).toBe('Hall A wall - FBOX Cloud System');
+  });
+
+  it("follows the mine's live feed, and says so when the figures could not be refreshed", async () => {
+    open('/dataBoard?id=5&area_id=2');
+    await screen.findByTestId('board-title');
+    expect(sockets.map((socket) => socket.url)).toEqual([expect.stringMatching(/\/ws\?area_id=2$/)]);
+    fbox3Online = false;
+    act(() =>
+      sockets[0]!.onmessage?.({ data: JSON.stringify({ type: 'status', fboxId: 3, online: false }) }),
+    );
+    await waitFor(() => expect(kpi('fboxes').textContent).toContain('0/2'), { timeout: 3000 });
+
+    reachable = false;
+    await act(() => queryClient.refetchQueries({ queryKey: ['board'] }));
+    await waitFor(() =>
+      expect(screen.getByTestId('board-read-at').textContent).toMatch(/^Not refreshed: figures from /),
+    );
+    expect(kpi('fboxes').textContent).toContain('0/2');
+  });
+
+  it('says a board the server does not know is not found, with the way back to the list', async () => {
+    boardCode = -3;
+    open('/dataBoard?id=404&area_id=2');
+    expect(await screen.findByText('Board not found')).toBeTruthy();
+    expect(screen.getByTestId('board-back').getAttribute('href')).toBe('/board/boardList');
+    expect(screen.queryByTestId('board-kpi-hashrate')).toBeNull();
+  });
+
+  it('asks nothing for an address without a board', async () => {
+    open('/dataBoard');
+    expect(await screen.findByText('Board not found')).toBeTruthy();
+    expect(sent.some((url) => url.startsWith('/index/fbox.board/data'))).toBe(false);
+  });
+});
