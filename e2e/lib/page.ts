@@ -111,3 +111,9 @@ export const shoot = async (page: Page, name: string) => {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 };
+
+/** Whether a full-screen page shows everything without scrolling (evaluated in the page as text: e2e has no DOM types). */
+export const fitsTheScreen = (page: Page) =>
+  page.evaluate<boolean>(
+    'document.documentElement.scrollWidth <= innerWidth && document.documentElement.scrollHeight <= innerHeight',
+  );

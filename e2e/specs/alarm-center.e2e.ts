@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +6,7 @@ import { type Api, demoMineId, LIVE_TIMEOUT, reportedBoxes, signInApi } from '..
 import { launchBrowser } from '../lib/browser.js';
 import { choose, expectTranslated, row, rowWith, signedIn } from '../lib/page.js';
 import { freePort, type RunningServer, startServer } from '../lib/server.js';
+import { simulatorFault } from '../lib/simulator.js';
 
 /**
  * The alarm center from a fault to an inbox: a user adds a rule on the FBOX alert rules screen, a
@@ -16,8 +15,6 @@ import { freePort, type RunningServer, startServer } from '../lib/server.js';
  * real SMTP server in this process, and clearing the fault moves the alert to history with its
  * duration.
  */
-
-const run = promisify(execFile);
 
 let server: RunningServer;
 let browser: Browser;
@@ -28,15 +25,7 @@ let areaId = 0;
 /** Mail the SMTP server accepted: envelope recipients and the raw message. */
 const mails: { to: string[]; raw: string }[] = [];
 
-/** The fault CLI against the demo's simulator (found by the embedded broker's address). */
-const fault = (...args: string[]) =>
-  run(
-    process.execPath,
-    ['apps/simulator/dist/cli.js', 'fault', ...args, '--broker', `mqtt://127.0.0.1:${mqttPort}`],
-    {
-      cwd: new URL('../..', import.meta.url),
-    },
-  );
+const fault = (...args: string[]) => simulatorFault(mqttPort, ...args);
 
 beforeAll(async () => {
   smtp = new SMTPServer({

@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, type FboxRow, reportedBoxes, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { choose, expectTranslated, rows, shoot, signedIn } from '../lib/page.js';
+import { choose, expectTranslated, fitsTheScreen, rows, shoot, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -36,12 +36,6 @@ afterAll(async () => {
 
 const boardsOf = async () =>
   (await api.get<{ items: BoardAnswer[] }>('/index/fbox.board/index', { area_id: areaId })).items;
-
-/** A full-screen page shows everything without scrolling (evaluated in the page, as text: e2e has no DOM types). */
-const fitsTheScreen = (page: Page) =>
-  page.evaluate<boolean>(
-    'document.documentElement.scrollWidth <= innerWidth && document.documentElement.scrollHeight <= innerHeight',
-  );
 
 describe('boards', () => {
   it('creates a data board, opens it full-screen with live figures of its FBOX, in English', async () => {

@@ -3,7 +3,7 @@ import { listField } from './accounts.js';
 import { AreaIdBodySchema, AreaScopeSchema } from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
-import { IdSchema, requiredText, rule } from './rules.js';
+import { IdSchema, intRange, numericWithDefault, requiredText, rule } from './rules.js';
 
 /**
  * Boards (spec §2 `/board/boardList` and the full-screen pages): the wall displays of a mine's
@@ -27,12 +27,26 @@ export type BoardType = (typeof boardTypes)[number];
  * The types whose full-screen page is built: only these can be created, so no board opens onto a
  * page that does not exist. The others follow in later releases.
  */
-export const builtBoardTypes = ['dataBoard'] as const satisfies readonly BoardType[];
+export const builtBoardTypes = [
+  'dataBoard',
+  'minerBoard',
+  'minerBigScreen',
+] as const satisfies readonly BoardType[];
 export type BuiltBoardType = (typeof builtBoardTypes)[number];
 
 /** Colour schemes of a board: dark by default (a control room's wall). */
 export const boardThemes = ['dark', 'light'] as const;
 export type BoardTheme = (typeof boardThemes)[number];
+
+/**
+ * What a miner board colours its cells by: online/offline/fault, chip temperature, realtime
+ * hashrate as a share of theoretical, or power.
+ */
+export const boardMetrics = ['status', 'chip_temp', 'hashrate_ratio', 'power'] as const;
+export type BoardMetric = (typeof boardMetrics)[number];
+
+/** Seconds a miner board shows each page of FBOXes when they do not all fit. */
+export const boardPageSeconds = { min: 5, max: 300, default: 20 } as const;
 
 export const BoardSchema = z.object({
   id: z.number().int(),
@@ -42,6 +56,12 @@ export const BoardSchema = z.object({
   /** The FBOXes covered; empty: the whole mine. */
   fbox_ids: z.array(z.number().int()),
   theme: z.enum(boardThemes),
+  /** Miner boards: what colours the cells. */
+  metric: z.enum(boardMetrics),
+  /** Miner boards: seconds per page of FBOXes. */
+  page_seconds: z.number().int(),
+  /** When its kiosk link was made; null: it has none. */
+  kiosk_created_at: z.number().nullable(),
   created_at: z.number(),
   updated_at: z.number(),
 });
@@ -64,6 +84,14 @@ export const BoardSaveBodySchema = AreaScopeSchema.extend({
   theme: z.preprocess(
     (v) => (v === '' || v === null || v === undefined ? 'dark' : v),
     z.enum(boardThemes, { error: rule('rule.invalid') }),
+  ),
+  metric: z.preprocess(
+    (v) => (v === '' || v === null || v === undefined ? 'status' : v),
+    z.enum(boardMetrics, { error: rule('rule.invalid') }),
+  ),
+  page_seconds: numericWithDefault(
+    intRange(boardPageSeconds.min, boardPageSeconds.max),
+    boardPageSeconds.default,
   ),
 });
 export type BoardSaveBody = z.infer<typeof BoardSaveBodySchema>;
@@ -143,6 +171,16 @@ export const MinerBoardSchema = z.object({
 });
 export type MinerBoard = z.infer<typeof MinerBoardSchema>;
 
+/** A kiosk token: 43 url-safe characters (256 random bits). */
+export const KioskTokenSchema = z.object({
+  token: z
+    .string({ error: rule('rule.required') })
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: rule('rule.invalid') }),
+});
+
+/** A new kiosk link's token: shown once (only its hash is stored), valid until revoked or replaced. */
+export const BoardKioskSchema = z.object({ board: BoardSchema, token: z.string() });
+
 const Nothing = z.null();
 
 /** Boards of a mine (`fbox.board`): list, save, delete, and what each full-screen page shows. */
@@ -178,6 +216,41 @@ export const boardEndpoints = {
     permission: 'user',
     query: AreaIdBodySchema,
     data: DataBoardSchema,
+  }),
+  /** Creates the board's kiosk link (a new one replaces the old: the old stops at once). */
+  boardKioskCreate: endpoint({
+    method: 'POST',
+    path: '/index/fbox.board/kiosk_create',
+    permission: 'manage',
+    body: AreaIdBodySchema,
+    data: BoardKioskSchema,
+    mutates: true,
+    success: 'api.modified',
+  }),
+  boardKioskRevoke: endpoint({
+    method: 'POST',
+    path: '/index/fbox.board/kiosk_revoke',
+    permission: 'manage',
+    body: AreaIdBodySchema,
+    data: BoardSchema,
+    mutates: true,
+    success: 'api.modified',
+  }),
+  /** A wall TV's read of its one board, by the kiosk token alone (no login): a data board's figures. */
+  kioskDataBoard: endpoint({
+    method: 'GET',
+    path: '/index/fbox.board/kiosk_data',
+    permission: 'public',
+    query: KioskTokenSchema,
+    data: DataBoardSchema,
+  }),
+  /** As `kioskDataBoard`, for a miner board. */
+  kioskMinerBoard: endpoint({
+    method: 'GET',
+    path: '/index/fbox.board/kiosk_miners',
+    permission: 'public',
+    query: KioskTokenSchema,
+    data: MinerBoardSchema,
   }),
   minerBoard: endpoint({
     method: 'GET',

@@ -270,6 +270,8 @@ export const sharedEn = {
   'oplog.action.minerChangeMode': 'Change miner mode',
   'oplog.action.minerMultipleOperate': 'Miner bulk operation',
   'oplog.action.electricitySetMeter': 'Set meter data',
+  'oplog.action.boardKioskCreate': 'Create board kiosk link',
+  'oplog.action.boardKioskRevoke': 'Revoke board kiosk link',
   'oplog.action.boardSave': 'Save board',
   'oplog.action.boardDelete': 'Delete board',
   'oplog.action.observerLinkCreate': 'Add observer link',

@@ -270,6 +270,8 @@ export const sharedZh: Record<SharedMessageKey, string> = {
   'oplog.action.minerChangeMode': '修改矿机模式',
   'oplog.action.minerMultipleOperate': '矿机批量操作',
   'oplog.action.electricitySetMeter': '设置电表数据',
+  'oplog.action.boardKioskCreate': '创建看板展示链接',
+  'oplog.action.boardKioskRevoke': '撤销看板展示链接',
   'oplog.action.boardSave': '保存看板',
   'oplog.action.boardDelete': '删除看板',
   'oplog.action.observerLinkCreate': '添加观察者链接',

@@ -95,7 +95,8 @@ export const numericWithDefault = <S extends z.ZodType<number>>(schema: S, value
     }, schema)
     .default(value as z.core.util.NoUndefined<z.output<S>>);
 
-const intRange = (min: number, max: number) =>
+/** An integer within a range, every failure worded as the range. */
+export const intRange = (min: number, max: number) =>
   z
     .number({ error: rule('rule.range', { min, max }) })
     .int({ error: rule('rule.range', { min, max }) })

@@ -12,9 +12,21 @@ declare module 'fastify' {
     liveHub: LiveHub;
   }
   interface FastifyRequest {
-    liveSession?: { user: SessionUser; token: string; areaId: number };
+    liveSession?: LiveSession;
   }
 }
+
+/**
+ * Who a socket is for: a signed-in user (by session token), or a wall TV showing one board (by the
+ * board's kiosk token, no login: it hears only the devices' change notices, never alerts, commands
+ * or anyone's inbox).
+ */
+type LiveSession =
+  | { kind: 'user'; user: SessionUser; token: string; areaId: number }
+  | { kind: 'kiosk'; token: string; areaId: number };
+
+/** What a kiosk socket hears: the notices that make its board's figures stale. */
+const kioskHears = new Set<LiveMessage['type']>(['hello', 'telemetry', 'status']);
 
 export interface RealtimeOptions {
   /** Ping period; a client that missed the previous pong is dropped. Sessions are re-checked too. */
@@ -44,9 +56,10 @@ const sameOrigin = (request: FastifyRequest): boolean => {
 
 /**
  * The live WebSocket at `/ws?area_id=N` (also `/api/ws`): pushes compact change notices of one mine
- * (see `LiveMessageSchema`) so the web refetches what changed instead of polling. Refusals happen
- * before the upgrade with a plain HTTP status: 403 foreign Origin, 401 no or dead session, 404 an
- * area the caller cannot see, 400 a bad area id.
+ * (see `LiveMessageSchema`) so the web refetches what changed instead of polling. A wall TV's board
+ * connects with `/ws?kiosk=<token>` instead: its board's mine, device notices only. Refusals happen
+ * before the upgrade with a plain HTTP status: 403 foreign Origin, 401 no or dead session (or kiosk
+ * link), 404 an area the caller cannot see, 400 a bad area id.
  */
 export const realtimePlugin = fp<RealtimeOptions>(
   async (app, options) => {
@@ -64,8 +77,27 @@ export const realtimePlugin = fp<RealtimeOptions>(
     const refuse = (reply: FastifyReply, status: number, code: number) =>
       reply.code(status).type('application/json; charset=utf-8').send({ code, msg: '', data: null });
 
+    /** Whether a socket's credentials still hold (logout, expiry, a revoked kiosk link end it). */
+    const stillValid = async (session: LiveSession): Promise<boolean> => {
+      if (session.kind === 'user')
+        return (await app.auth.authenticate(session.token).catch(() => null)) !== null;
+      const board = await app.boards.kioskBoard(session.token).catch(() => null);
+      return board?.areaId === session.areaId;
+    };
+
+    const admitKiosk = async (request: FastifyRequest, reply: FastifyReply, kiosk: string) => {
+      const board = await app.boards.kioskBoard(kiosk).catch((error: unknown) => {
+        if (error instanceof ApiError) return null;
+        throw error;
+      });
+      if (!board) return refuse(reply, 401, Code.NOT_LOGGED_IN);
+      request.liveSession = { kind: 'kiosk', token: kiosk, areaId: board.areaId };
+    };
+
     const admit = async (request: FastifyRequest, reply: FastifyReply) => {
       if (!sameOrigin(request)) return refuse(reply, 403, Code.FORBIDDEN);
+      const kiosk = (request.query as Record<string, unknown>).kiosk;
+      if (typeof kiosk === 'string' && kiosk !== '') return admitKiosk(request, reply, kiosk);
       const token = tokenOf(request);
       const user = await app.auth.authenticate(token);
       if (!user || !token) return refuse(reply, 401, Code.NOT_LOGGED_IN);
@@ -77,7 +109,7 @@ export const realtimePlugin = fp<RealtimeOptions>(
         if (error instanceof ApiError) return refuse(reply, 404, Code.NOT_FOUND);
         throw error;
       }
-      request.liveSession = { user, token, areaId: areaId.data };
+      request.liveSession = { kind: 'user', user, token, areaId: areaId.data };
     };
 
     const connect = (socket: WebSocket, request: FastifyRequest) => {
@@ -93,12 +125,19 @@ export const realtimePlugin = fp<RealtimeOptions>(
       });
       // The browser sends nothing we act on; anything it sends is ignored.
       socket.on('message', () => {});
-      const leave = hub.join(session.areaId, {
-        userId: session.user.id,
-        send: (text) => {
-          if (socket.readyState === socket.OPEN) socket.send(text);
-        },
-      });
+      const send = (text: string) => {
+        if (socket.readyState === socket.OPEN) socket.send(text);
+      };
+      const leave = hub.join(
+        session.areaId,
+        session.kind === 'user'
+          ? { userId: session.user.id, send }
+          : {
+              send: (text) => {
+                if (kioskHears.has((JSON.parse(text) as LiveMessage).type)) send(text);
+              },
+            },
+      );
       const heartbeat = setInterval(async () => {
         if (!alive) {
           socket.terminate();
@@ -106,9 +145,8 @@ export const realtimePlugin = fp<RealtimeOptions>(
         }
         alive = false;
         socket.ping();
-        // Logout, password change or expiry ends the live feed too.
-        if (!(await app.auth.authenticate(session.token).catch(() => null)))
-          socket.close(4001, 'session ended');
+        // Logout, password change, expiry or a revoked kiosk link ends the live feed too.
+        if (!(await stillValid(session))) socket.close(4001, 'session ended');
       }, heartbeatMs);
       heartbeat.unref();
       socket.on('close', () => {

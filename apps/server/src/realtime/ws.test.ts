@@ -115,6 +115,39 @@ describeDb('live WebSocket (/ws)', () => {
     expect(t.app.liveHub.size()).toBe(0);
   });
 
+  it('lets a board’s kiosk link hear its mine’s device notices only, until the link is revoked', async () => {
+    const master = (await t.app.db.selectFrom('users').select(['id']).executeTakeFirstOrThrow()).id;
+    const caller = { id: master, isMaster: true, parentId: null, role: 'master', area: null } as const;
+    const board = await t.app.boards.save(caller, {
+      area_id: areaId,
+      type: 'dataBoard',
+      title: 'Wall',
+      fbox_ids: [],
+      theme: 'dark',
+      metric: 'status',
+      page_seconds: 20,
+    });
+    const { token: kiosk } = await t.app.boards.createKiosk(caller, areaId, board.id);
+    const { messages } = await open(`/ws?kiosk=${kiosk}`, { origin: 'https://fbox.example' });
+    expect(await messages.next()).toEqual({ type: 'hello', areaId });
+    t.app.live.publish({ type: 'alert', areaId, alertId: 5, ruleId: 1, level: 1, open: true });
+    t.app.live.publish({
+      type: 'command',
+      areaId,
+      fboxId: 7,
+      commandId: 'c1',
+      status: 'sent',
+      minerId: 1,
+      tankId: null,
+    });
+    t.app.live.publish({ type: 'status', areaId, fboxId: 7, online: false });
+    expect(await messages.next()).toEqual({ type: 'status', fboxId: 7, online: false });
+    expect(messages.pending()).toBe(0);
+    await t.app.boards.revokeKiosk(caller, areaId, board.id);
+    await expect(open(`/ws?kiosk=${kiosk}`)).rejects.toThrow('401');
+    await expect(open(`/ws?kiosk=nope&area_id=${areaId}&logintoken=${token}`)).rejects.toThrow('401');
+  });
+
   it('closes sockets cleanly on shutdown', async () => {
     const { socket, messages } = await open(`/ws?area_id=${areaId}&logintoken=${token}`);
     await messages.next();

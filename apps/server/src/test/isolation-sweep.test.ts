@@ -156,6 +156,8 @@ const tenant = async (
     title: `${marker} board`,
     fbox_ids: [fbox.id],
     theme: 'dark',
+    metric: 'status',
+    page_seconds: 20,
   });
   const poolSubaccount = await app.pools.saveSubaccount(caller, {
     area_id: area.id,

@@ -29,7 +29,7 @@ describe('decideAccess', () => {
 
   it('sends unknown and not yet built pages to /error/404', () => {
     expect(decideAccess('/nope', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
-    expect(decideAccess('/minerBigScreen', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
+    expect(decideAccess('/tankBoard', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
   });
 
   it('opens available pages, loading the session for pages in the layout', () => {

@@ -1,4 +1,4 @@
-import type { BoardTheme, BuiltBoardType } from '@fbox/contracts';
+import type { BoardMetric, BoardTheme, BuiltBoardType } from '@fbox/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
@@ -9,6 +9,9 @@ export interface BoardRow {
   type: DB['boards']['type'];
   title: string;
   theme: BoardTheme;
+  metric: BoardMetric;
+  page_seconds: number;
+  kiosk_created_at: number | null;
   created_at: number;
   updated_at: number;
   fbox_ids: number[];
@@ -19,6 +22,8 @@ export interface BoardValues {
   type: BuiltBoardType;
   title: string;
   theme: BoardTheme;
+  metric: BoardMetric;
+  page_seconds: number;
   fbox_ids: number[];
 }
 
@@ -30,7 +35,18 @@ export class BoardRepository {
   async list(areaId: number, id?: number): Promise<BoardRow[]> {
     const boards = await this.db
       .selectFrom('boards')
-      .select(['id', 'area_id', 'type', 'title', 'theme', 'created_at', 'updated_at'])
+      .select([
+        'id',
+        'area_id',
+        'type',
+        'title',
+        'theme',
+        'metric',
+        'page_seconds',
+        'kiosk_created_at',
+        'created_at',
+        'updated_at',
+      ])
       .where('area_id', '=', areaId)
       .$if(id !== undefined, (qb) => qb.where('id', '=', id!))
       .orderBy('id')
@@ -51,6 +67,7 @@ export class BoardRepository {
       .execute();
     return boards.map((b) => ({
       ...b,
+      kiosk_created_at: b.kiosk_created_at === null ? null : Number(b.kiosk_created_at),
       created_at: Number(b.created_at),
       updated_at: Number(b.updated_at),
       fbox_ids: covered.filter((c) => c.board_id === b.id).map((c) => c.fbox_id),
@@ -95,6 +112,8 @@ export class BoardRepository {
             type: values.type,
             title: values.title,
             theme: values.theme,
+            metric: values.metric,
+            page_seconds: values.page_seconds,
             created_at: now,
             updated_at: now,
           })
@@ -104,7 +123,13 @@ export class BoardRepository {
       } else {
         const updated = await trx
           .updateTable('boards')
-          .set({ title: values.title, theme: values.theme, updated_at: now })
+          .set({
+            title: values.title,
+            theme: values.theme,
+            metric: values.metric,
+            page_seconds: values.page_seconds,
+            updated_at: now,
+          })
           .where('area_id', '=', areaId)
           .where('id', '=', boardId)
           .executeTakeFirst();
@@ -118,6 +143,26 @@ export class BoardRepository {
           .execute();
       return boardId;
     });
+  }
+
+  /** Sets (a hash) or clears (null) a board's kiosk token; false when the mine has no such board. */
+  async setKiosk(areaId: number, id: number, hash: string | null, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('boards')
+      .set({ kiosk_token_hash: hash, kiosk_created_at: hash === null ? null : now })
+      .where('area_id', '=', areaId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The board a kiosk token's hash opens, if any. */
+  byKioskHash(hash: string) {
+    return this.db
+      .selectFrom('boards')
+      .select(['id', 'area_id'])
+      .where('kiosk_token_hash', '=', hash)
+      .executeTakeFirst();
   }
 
   async delete(areaId: number, id: number): Promise<boolean> {

@@ -11,4 +11,8 @@ export const boardHandlers: HandlersFor<keyof typeof boardEndpoints> = {
   },
   dataBoard: ({ app, user, input }) => app.boards.dataBoard(user, input.area_id, input.id),
   minerBoard: ({ app, user, input }) => app.boards.minerBoard(user, input.area_id, input.id),
+  boardKioskCreate: ({ app, user, input }) => app.boards.createKiosk(user, input.area_id, input.id),
+  boardKioskRevoke: ({ app, user, input }) => app.boards.revokeKiosk(user, input.area_id, input.id),
+  kioskDataBoard: ({ app, input }) => app.boards.kioskDataBoard(input.token),
+  kioskMinerBoard: ({ app, input }) => app.boards.kioskMinerBoard(input.token),
 };

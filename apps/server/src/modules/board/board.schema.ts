@@ -1,4 +1,4 @@
-import type { BoardTheme, BoardType } from '@fbox/contracts';
+import type { BoardMetric, BoardTheme, BoardType } from '@fbox/contracts';
 import type { Generated } from 'kysely';
 
 /** Row types of the board tables (migration 0027_boards). Times are UTC epoch ms. */
@@ -10,6 +10,12 @@ export interface BoardsTable {
   type: BoardType;
   title: string;
   theme: BoardTheme;
+  /** Miner boards: what colours the cells; seconds per page of FBOXes. */
+  metric: Generated<BoardMetric>;
+  page_seconds: Generated<number>;
+  /** SHA-256 (hex) of the kiosk link's token, and when it was made; null: no link. */
+  kiosk_token_hash: string | null;
+  kiosk_created_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import {
   type Board,
   type BoardSaveBody,
@@ -7,6 +8,9 @@ import {
   type DataBoard,
   type MinerBoard,
 } from '@fbox/contracts';
+
+/** A kiosk token as stored: its SHA-256, hex (the token itself has 256 random bits). */
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The types whose page is the site map of miners. */
 const minerBoardTypes: readonly BoardType[] = ['minerBigScreen', 'minerBoard'];
@@ -50,7 +54,14 @@ export class BoardService {
     if ((await repo.fboxesOf(body.area_id, fboxIds)).length !== fboxIds.length) notFound();
     if (body.id === undefined && (await repo.count(body.area_id)) >= boardLimits.perMine)
       throw new ApiError(Code.CONFLICT, 'api.boardLimit');
-    const values = { type: body.type, title: body.title, theme: body.theme, fbox_ids: fboxIds };
+    const values = {
+      type: body.type,
+      title: body.title,
+      theme: body.theme,
+      metric: body.metric,
+      page_seconds: body.page_seconds,
+      fbox_ids: fboxIds,
+    };
     const id = (await repo.save(body.area_id, body.id, values, this.deps.clock())) ?? notFound();
     const [board] = await repo.list(body.area_id, id);
     return board ?? notFound();
@@ -62,8 +73,7 @@ export class BoardService {
   }
 
   /** A board of the mine of one of `types` (else "not found") and the FBOXes it covers, in name order. */
-  private async boardAndBoxes(user: AreaCaller, areaId: number, id: number, types: readonly BoardType[]) {
-    await this.deps.areas.requireAccess(user, areaId);
+  private async boardAndBoxes(areaId: number, id: number, types: readonly BoardType[]) {
     const [board] = await this.repo().list(areaId, id);
     if (!board || !types.includes(board.type)) return notFound();
     const covered = new Set(board.fbox_ids);
@@ -73,9 +83,50 @@ export class BoardService {
     return { board: board as Board, boxes };
   }
 
+  /**
+   * Makes the board's kiosk link: a random token (256 bits) answered once; only its SHA-256 is
+   * stored. A new link replaces the old one, which stops working at once.
+   */
+  async createKiosk(user: AreaCaller, areaId: number, id: number) {
+    requireManage(await this.deps.areas.requireAccess(user, areaId));
+    const token = randomBytes(32).toString('base64url');
+    if (!(await this.repo().setKiosk(areaId, id, hashOf(token), this.deps.clock()))) notFound();
+    const [board] = await this.repo().list(areaId, id);
+    return { board: board as Board, token };
+  }
+
+  /** Ends the board's kiosk link at once. */
+  async revokeKiosk(user: AreaCaller, areaId: number, id: number): Promise<Board> {
+    requireManage(await this.deps.areas.requireAccess(user, areaId));
+    if (!(await this.repo().setKiosk(areaId, id, null, this.deps.clock()))) notFound();
+    const [board] = await this.repo().list(areaId, id);
+    return board ?? notFound();
+  }
+
+  /** The mine and board a kiosk token opens ("not found" for any other token). */
+  async kioskBoard(token: string): Promise<{ areaId: number; id: number }> {
+    const board = await this.repo().byKioskHash(hashOf(token));
+    return board ? { areaId: board.area_id, id: board.id } : notFound();
+  }
+
+  async kioskDataBoard(token: string): Promise<DataBoard> {
+    const { areaId, id } = await this.kioskBoard(token);
+    return this.dataBoardOf(areaId, id);
+  }
+
+  async kioskMinerBoard(token: string): Promise<MinerBoard> {
+    const { areaId, id } = await this.kioskBoard(token);
+    return this.minerBoardOf(areaId, id);
+  }
+
   /** What a data board shows now, for the FBOXes it covers (see `DataBoardSchema`). */
   async dataBoard(user: AreaCaller, areaId: number, id: number): Promise<DataBoard> {
-    const { board, boxes } = await this.boardAndBoxes(user, areaId, id, ['dataBoard']);
+    await this.deps.areas.requireAccess(user, areaId);
+    return this.dataBoardOf(areaId, id);
+  }
+
+  private async dataBoardOf(areaId: number, id: number): Promise<DataBoard> {
+    const { board, boxes } = await this.boardAndBoxes(areaId, id, ['dataBoard']);
     const repo = this.repo();
     const ids = boxes.map((b) => b.id);
     const now = this.deps.clock();
@@ -106,7 +157,12 @@ export class BoardService {
 
   /** Every miner of a miner board's FBOXes in its place, with its last readings (`MinerBoardSchema`). */
   async minerBoard(user: AreaCaller, areaId: number, id: number): Promise<MinerBoard> {
-    const { board, boxes } = await this.boardAndBoxes(user, areaId, id, minerBoardTypes);
+    await this.deps.areas.requireAccess(user, areaId);
+    return this.minerBoardOf(areaId, id);
+  }
+
+  private async minerBoardOf(areaId: number, id: number): Promise<MinerBoard> {
+    const { board, boxes } = await this.boardAndBoxes(areaId, id, minerBoardTypes);
     const repo = this.repo();
     const ids = boxes.map((b) => b.id);
     const [tanks, miners] =

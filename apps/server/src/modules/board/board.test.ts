@@ -65,6 +65,8 @@ describeDb('boards (fbox.board)', () => {
       title: 'Wall 1',
       fbox_ids: [boxA.id, boxB.id].sort((a, b) => a - b),
       theme: 'dark',
+      metric: 'status',
+      page_seconds: 20,
     });
     const whole = await save({ title: 'Everything', fbox_ids: '', theme: 'light' });
     expect(whole.data).toMatchObject({ fbox_ids: [], theme: 'light' });
@@ -74,8 +76,20 @@ describeDb('boards (fbox.board)', () => {
     });
     // Editing rewrites the title, theme and FBOXes; the type stays.
     t.clock.advance(1000);
-    const edited = await save({ id: created.data.id, title: 'Wall 2', fbox_ids: `[${boxB.id}]` });
-    expect(edited.data).toMatchObject({ id: created.data.id, title: 'Wall 2', fbox_ids: [boxB.id] });
+    const edited = await save({
+      id: created.data.id,
+      title: 'Wall 2',
+      fbox_ids: `[${boxB.id}]`,
+      metric: 'chip_temp',
+      page_seconds: '45',
+    });
+    expect(edited.data).toMatchObject({
+      id: created.data.id,
+      title: 'Wall 2',
+      fbox_ids: [boxB.id],
+      metric: 'chip_temp',
+      page_seconds: 45,
+    });
     expect(edited.data.updated_at).toBe(created.data.updated_at + 1000);
     // Another mine's board list does not hold them.
     expect((await list(token, otherAreaId)).data.items).toEqual([]);
@@ -97,6 +111,15 @@ describeDb('boards (fbox.board)', () => {
     const unbuilt = await save({ type: 'tankBoard' });
     expect(unbuilt.code).toBe(Code.VALIDATION);
     expect(unbuilt.data.errors[0]).toMatchObject({ field: 'type', message: 'choose a board type' });
+    for (const page_seconds of [4, 301, 12.5]) {
+      const refused = await save({ page_seconds });
+      expect(refused.code).toBe(Code.VALIDATION);
+      expect(refused.data.errors[0]).toMatchObject({
+        field: 'page_seconds',
+        message: 'must be a number from 5 to 300',
+      });
+    }
+    expect((await save({ metric: 'colour' })).data.errors[0].field).toBe('metric');
     const foreignBox = await createFbox(t.app, otherAreaId, { name: 'Elsewhere' });
     expect((await save({ fbox_ids: [boxA.id, foreignBox.id] })).code).toBe(Code.NOT_FOUND);
     expect(await boards()).toEqual([]);
@@ -238,5 +261,66 @@ describeDb('boards (fbox.board)', () => {
     expect((await data(inserted.id)).code).toBe(Code.NOT_FOUND);
     const dataBoard = (await save({})).data;
     expect((await miners(dataBoard.id)).code).toBe(Code.NOT_FOUND);
+  });
+
+  it('opens one board, read-only, to a kiosk link without login; revoked or replaced, at once refused', async () => {
+    const board = (await save({ fbox_ids: [boxA.id] })).data;
+    const other = (await save({ type: 'minerBoard', title: 'Map' })).data;
+    const kioskGet = (path: string, token: string) =>
+      get(t.app, `/index/fbox.board/${path}`, { token: String(token) }).then((r) => r.json());
+    const created = (
+      await post(t.app, '/index/fbox.board/kiosk_create', { area_id: areaId, id: board.id }, { token })
+    ).json();
+    expect(created.code, created.msg).toBe(Code.OK);
+    const kiosk: string = created.data.token;
+    expect(kiosk).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(created.data.board.kiosk_created_at).toBe(t.clock.ms);
+    // Only its hash is kept.
+    const stored = await t.app.db
+      .selectFrom('boards')
+      .select('kiosk_token_hash')
+      .where('id', '=', board.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.kiosk_token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify((await list()).data)).not.toContain(kiosk);
+
+    const shown = await kioskGet('kiosk_data', kiosk);
+    expect(shown.code, shown.msg).toBe(Code.OK);
+    expect(shown.data.board.id).toBe(board.id);
+    expect(shown.data.fboxes.map((f: { id: number }) => f.id)).toEqual([boxA.id]);
+    // That board only: not another kind of page, not another board, no session anywhere else.
+    expect((await kioskGet('kiosk_miners', kiosk)).code).toBe(Code.NOT_FOUND);
+    expect((await data(other.id, kiosk)).code).toBe(Code.NOT_LOGGED_IN);
+    expect((await list(kiosk)).code).toBe(Code.NOT_LOGGED_IN);
+    expect((await kioskGet('kiosk_data', 'x'.repeat(43))).code).toBe(Code.NOT_FOUND);
+    expect((await kioskGet('kiosk_data', 'short')).code).toBe(Code.VALIDATION);
+
+    // A new link replaces the old one; revoking ends it; operators may do neither.
+    const again = (
+      await post(t.app, '/index/fbox.board/kiosk_create', { area_id: areaId, id: board.id }, { token })
+    ).json();
+    expect((await kioskGet('kiosk_data', kiosk)).code).toBe(Code.NOT_FOUND);
+    expect((await kioskGet('kiosk_data', again.data.token)).code).toBe(Code.OK);
+    const operator = await login(t.app, await createSubAccount(t.app, master, [areaId]));
+    const refused = await post(
+      t.app,
+      '/index/fbox.board/kiosk_revoke',
+      { area_id: areaId, id: board.id },
+      { token: operator },
+    );
+    expect(refused.json().code).toBe(Code.FORBIDDEN);
+    const revoked = (
+      await post(t.app, '/index/fbox.board/kiosk_revoke', { area_id: areaId, id: board.id }, { token })
+    ).json();
+    expect(revoked.data.kiosk_created_at).toBeNull();
+    expect((await kioskGet('kiosk_data', again.data.token)).code).toBe(Code.NOT_FOUND);
+
+    // A miner board's link opens its site map.
+    const map = (
+      await post(t.app, '/index/fbox.board/kiosk_create', { area_id: areaId, id: other.id }, { token })
+    ).json();
+    const mapShown = await kioskGet('kiosk_miners', map.data.token);
+    expect(mapShown.code).toBe(Code.OK);
+    expect(mapShown.data.board.id).toBe(other.id);
   });
 });

@@ -1,8 +1,11 @@
 import {
   type Board,
+  type BoardMetric,
   BoardSaveBodySchema,
   type BoardTheme,
   type BuiltBoardType,
+  boardMetrics,
+  boardPageSeconds,
   boardThemes,
   builtBoardTypes,
 } from '@fbox/contracts';
@@ -12,23 +15,35 @@ import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../components/FormModal';
+import { NumberInput } from '../../components/NumberInput';
 import { schemaRule } from '../../lib/form-rules';
 import { showServerErrors } from '../../lib/server-errors';
 import { useFboxOptions } from '../device';
 import { useSaveBoard } from './api';
-import { boardThemeKeys, boardTypeKeys } from './board-types';
+import { boardThemeKeys, boardTypeKeys, isMinerBoard, metricKeys } from './board-types';
 
 interface BoardValues {
   type: BuiltBoardType;
   title: string;
   fbox_ids: number[];
   theme: BoardTheme;
+  metric: BoardMetric;
+  page_seconds: number | null;
 }
 
 const shape = BoardSaveBodySchema.shape;
 
-/** A new board: the first type that can be opened, the whole mine, dark (a control room's wall). */
-const blank: Partial<BoardValues> = { type: builtBoardTypes[0], fbox_ids: [], theme: 'dark' };
+/**
+ * A new board: the first type that can be opened, the whole mine, dark (a control room's wall);
+ * a miner board coloured by status, turning pages at the contract's default pace.
+ */
+const blank: Partial<BoardValues> = {
+  type: builtBoardTypes[0],
+  fbox_ids: [],
+  theme: 'dark',
+  metric: 'status',
+  page_seconds: boardPageSeconds.default,
+};
 
 /** `fbox_ids.2` → `fbox_ids`: an error about one chosen FBOX shows on the select. */
 const formField = (field: string) => field.replace(/^fbox_ids\.\d+$/, 'fbox_ids');
@@ -36,13 +51,16 @@ const formField = (field: string) => field.replace(/^fbox_ids\.\d+$/, 'fbox_ids'
 /**
  * Creates a board of the selected mine, or edits `board` (its type stays): the type (only those
  * whose page is built), a title, the FBOXes it covers (none chosen: the whole mine, FBOXes added
- * later included) and its colours.
+ * later included) and its colours; for a miner board, what colours its cells and how long each
+ * page of FBOXes shows.
  */
 export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: () => void }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<BoardValues>();
   const save = useSaveBoard();
   const fboxes = useFboxOptions();
+  const type = Form.useWatch('type', form) ?? board?.type ?? blank.type;
+  const minerBoard = type !== undefined && isMinerBoard(type);
   const onFinish = async (values: BoardValues) => {
     try {
       await save.mutateAsync({
@@ -53,6 +71,9 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
         // which the contract does not read in a form field.
         fbox_ids: (values.fbox_ids ?? []).join(','),
         theme: values.theme,
+        // The data board has neither field: what the board had (or the defaults) is kept.
+        metric: values.metric ?? board?.metric ?? 'status',
+        page_seconds: values.page_seconds ?? board?.page_seconds ?? boardPageSeconds.default,
       });
       onClose();
     } catch (error) {
@@ -64,6 +85,8 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
     title: t('board.field.title'),
     fbox_ids: t('board.field.fboxes'),
     theme: t('board.field.theme'),
+    metric: t('board.field.metric'),
+    page_seconds: t('board.field.pageSeconds'),
   };
   return (
     <FormModal
@@ -125,6 +148,28 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
             data-testid="board-theme"
           />
         </Form.Item>
+        {minerBoard && (
+          <>
+            <Form.Item name="metric" label={labels.metric} required>
+              <Select
+                options={boardMetrics.map((metric) => ({ value: metric, label: t(metricKeys[metric]) }))}
+                data-testid="board-metric"
+              />
+            </Form.Item>
+            <Form.Item
+              name="page_seconds"
+              label={labels.page_seconds}
+              rules={[schemaRule(shape.page_seconds, { label: labels.page_seconds })]}
+              extra={t('board.dialog.pageSecondsHint')}
+            >
+              <NumberInput
+                suffix={t('board.dialog.secondsUnit')}
+                style={{ width: 160 }}
+                data-testid="board-page-seconds"
+              />
+            </Form.Item>
+          </>
+        )}
       </Form>
     </FormModal>
   );

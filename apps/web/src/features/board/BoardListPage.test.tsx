@@ -18,6 +18,9 @@ const board = (id: number, title: string, fbox_ids: number[]): Board => ({
   title,
   fbox_ids,
   theme: 'dark',
+  metric: 'status',
+  page_seconds: 20,
+  kiosk_created_at: null,
   created_at: at,
   updated_at: at,
 });
@@ -109,8 +112,42 @@ describe('BoardListPage', { timeout: 30_000 }, () => {
       title: 'Hall B',
       fbox_ids: '4',
       theme: 'light',
+      metric: 'status',
+      page_seconds: '20',
     });
     await waitFor(() => expect(screen.queryByTestId('board-form')).toBeNull());
+  });
+
+  it('asks a miner board what colours its cells and how long a page shows, refusing seconds out of range as typed', async () => {
+    renderPage(<BoardListPage />);
+    fireEvent.click(await screen.findByTestId('board-create', {}, { timeout: 5000 }));
+    const form = await screen.findByTestId('board-form');
+    // The data board has neither field.
+    expect(within(form).queryByTestId('board-metric')).toBeNull();
+    const type = within(form).getByTestId('board-type');
+    fireEvent.mouseDown(type.querySelector('.ant-select-selector') ?? type);
+    fireEvent.click(await screen.findByTitle('Miner board'));
+    fireEvent.change(within(form).getByTestId('board-title'), { target: { value: 'Site map' } });
+    const metric = await within(form).findByTestId('board-metric');
+    fireEvent.mouseDown(metric.querySelector('.ant-select-selector') ?? metric);
+    fireEvent.click(await screen.findByTitle('Chip temperature'));
+    const seconds = within(form).getByTestId('board-page-seconds') as HTMLInputElement;
+    fireEvent.change(seconds, { target: { value: '3' } });
+    fireEvent.blur(seconds);
+    fireEvent.click(screen.getByRole('button', { name: /save/i }));
+    expect(await screen.findByText('Seconds per page must be a number from 5 to 300')).toBeTruthy();
+    expect(seconds.value).toBe('3');
+    expect(writes('/index/fbox.board/save')).toEqual([]);
+
+    fireEvent.change(seconds, { target: { value: '45' } });
+    fireEvent.click(screen.getByRole('button', { name: /save/i }));
+    await waitFor(() => expect(writes('/index/fbox.board/save')).toHaveLength(1));
+    expect(writes('/index/fbox.board/save')[0]!.body).toMatchObject({
+      type: 'minerBoard',
+      title: 'Site map',
+      metric: 'chip_temp',
+      page_seconds: '45',
+    });
   });
 
   it("shows the server's refusal of a chosen FBOX on the FBOX field", async () => {

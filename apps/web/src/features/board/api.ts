@@ -15,6 +15,7 @@ export const boardKeys = {
   list: (areaId: number) => [...boardKeys.all, 'list', areaId] as const,
   screens: () => [...boardKeys.all, 'screen'] as const,
   screen: (areaId: number, id: number) => [...boardKeys.screens(), areaId, id] as const,
+  minerScreen: (areaId: number, id: number) => [...boardKeys.screens(), 'miners', areaId, id] as const,
 };
 
 /** The boards of the selected mine (at most `boardLimits.perMine`, so not paged). */
@@ -54,6 +55,19 @@ export const useDataBoard = (areaId: number, id: number) =>
   useQuery({
     queryKey: boardKeys.screen(areaId, id),
     queryFn: () => call('dataBoard', { area_id: areaId, id }, quiet),
+    enabled: areaId > 0 && id > 0,
+    refetchInterval: fallbackRefetchInterval,
+  });
+
+/**
+ * What a miner board (site map) shows: every miner of the board's FBOXes in its place with its
+ * last readings. Like the data board: the board's own mine, refreshed by live messages, polled only
+ * while the socket is down.
+ */
+export const useMinerBoard = (areaId: number, id: number) =>
+  useQuery({
+    queryKey: boardKeys.minerScreen(areaId, id),
+    queryFn: () => call('minerBoard', { area_id: areaId, id }, quiet),
     enabled: areaId > 0 && id > 0,
     refetchInterval: fallbackRefetchInterval,
   });

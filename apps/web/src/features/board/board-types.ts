@@ -1,4 +1,10 @@
-import { type Board, type BoardTheme, type BoardType, builtBoardTypes } from '@fbox/contracts';
+import {
+  type Board,
+  type BoardMetric,
+  type BoardTheme,
+  type BoardType,
+  builtBoardTypes,
+} from '@fbox/contracts';
 import type { MessageKey } from '../../lib/route-types';
 
 /** A board type's name is the title of its full-screen route, so list, dialog and tab agree. */
@@ -22,3 +28,27 @@ export const isBuilt = (type: BoardType): boolean => (builtBoardTypes as readonl
 /** The full-screen address of a board: its type's page, naming the board and its mine. */
 export const boardPath = (board: Pick<Board, 'id' | 'area_id' | 'type'>): string =>
   `/${board.type}?${new URLSearchParams({ id: String(board.id), area_id: String(board.area_id) })}`;
+
+/** A positive integer from the address; 0 when missing or malformed. */
+const positive = (text: string | null): number => {
+  const value = Number(text);
+  return Number.isInteger(value) && value > 0 ? value : 0;
+};
+
+/** The board and mine a full-screen address names (`?id=…&area_id=…`); 0 for what it lacks. */
+export const boardAddress = (search: URLSearchParams) => {
+  const areaId = positive(search.get('area_id'));
+  const id = positive(search.get('id'));
+  return { areaId, id, named: areaId > 0 && id > 0 };
+};
+
+/** What a miner board's cells are coloured by, as the dialog and the legend name it. */
+export const metricKeys = {
+  status: 'board.metric.status',
+  chip_temp: 'board.metric.chipTemp',
+  hashrate_ratio: 'board.metric.hashrateRatio',
+  power: 'board.metric.power',
+} as const satisfies Record<BoardMetric, MessageKey>;
+
+/** The types whose page is the site map of miners (they have a metric and pages). */
+export const isMinerBoard = (type: BoardType): boolean => type === 'minerBoard' || type === 'minerBigScreen';

@@ -19,8 +19,18 @@ export const boardGroup: RouteGroup = {
  * without a page are planned: `builtBoardTypes` in the contracts lists the ones that can be made.
  */
 export const boardScreens: RouteDescriptor[] = [
-  { path: '/minerBigScreen', layout: 'bare', meta: { titleKey: 'app.route.minerBigScreen', hidden: true } },
-  { path: '/minerBoard', layout: 'bare', meta: { titleKey: 'app.route.minerBoard', hidden: true } },
+  {
+    path: '/minerBigScreen',
+    layout: 'bare',
+    page: () => import('./MinerBoardPage').then((m) => m.MinerBigScreenPage),
+    meta: { titleKey: 'app.route.minerBigScreen', hidden: true },
+  },
+  {
+    path: '/minerBoard',
+    layout: 'bare',
+    page: () => import('./MinerBoardPage').then((m) => m.MinerBoardPage),
+    meta: { titleKey: 'app.route.minerBoard', hidden: true },
+  },
   { path: '/minerBoardTest', layout: 'bare', meta: { titleKey: 'app.route.minerBoardTest', hidden: true } },
   { path: '/tankBoard', layout: 'bare', meta: { titleKey: 'app.route.tankBoard', hidden: true } },
   {

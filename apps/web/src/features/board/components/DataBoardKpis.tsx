@@ -1,33 +1,15 @@
 import { alertLevels, type DataBoard, isNoData } from '@fbox/contracts';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showEnergy, showHashrate, showPercent, showPowerKw } from '../../../lib/values';
 import { levelColors } from '../../alarm';
 import styles from '../DataBoardPage.module.css';
+import { BoardTile } from './BoardTile';
 
 /** Realtime ÷ theoretical hashrate in percent; none without a theoretical hashrate to compare with. */
 export const hashrateRatio = (hashrate: number, theoretical: number): number | null =>
   isNoData(hashrate) || isNoData(theoretical) || theoretical <= 0 ? null : (hashrate / theoretical) * 100;
 
 const levelKeys = { 1: 'alertLevel.1', 2: 'alertLevel.2', 3: 'alertLevel.3' } as const;
-
-const Tile = ({
-  label,
-  note,
-  testId,
-  children,
-}: {
-  label: string;
-  note?: string;
-  testId: string;
-  children: ReactNode;
-}) => (
-  <section className={styles.tile} data-testid={testId}>
-    <div className={styles.label}>{label}</div>
-    <div className={styles.value}>{children}</div>
-    {note && <div className={styles.note}>{note}</div>}
-  </section>
-);
 
 /** "online / offline", each in its colour. */
 const Counts = ({ online, offline }: { online: number; offline: number }) => (
@@ -48,32 +30,40 @@ export const DataBoardKpis = ({ data }: { data: DataBoard }) => {
   const ratio = hashrateRatio(data.hashrate, data.theoretical);
   return (
     <div className={styles.kpis}>
-      <Tile
+      <BoardTile
         label={t('board.data.hashrate')}
         note={ratio === null ? undefined : t('board.data.ofTheoretical', { ratio: showPercent(ratio) })}
         testId="board-kpi-hashrate"
       >
         {showHashrate(data.hashrate)}
-      </Tile>
-      <Tile label={t('board.data.theoretical')} testId="board-kpi-theoretical">
+      </BoardTile>
+      <BoardTile label={t('board.data.theoretical')} testId="board-kpi-theoretical">
         {showHashrate(data.theoretical > 0 ? data.theoretical : null)}
-      </Tile>
-      <Tile label={t('board.data.onlineRate')} testId="board-kpi-online-rate">
+      </BoardTile>
+      <BoardTile label={t('board.data.onlineRate')} testId="board-kpi-online-rate">
         {showPercent(data.online_rate === null ? null : data.online_rate * 100)}
-      </Tile>
-      <Tile label={t('board.data.power')} testId="board-kpi-power">
+      </BoardTile>
+      <BoardTile label={t('board.data.power')} testId="board-kpi-power">
         {showPowerKw(data.power_kw)}
-      </Tile>
-      <Tile label={t('board.data.miners')} note={t('board.data.onlineOffline')} testId="board-kpi-miners">
+      </BoardTile>
+      <BoardTile
+        label={t('board.data.miners')}
+        note={t('board.data.onlineOffline')}
+        testId="board-kpi-miners"
+      >
         <Counts {...data.miner} />
-      </Tile>
-      <Tile label={t('board.data.fboxes')} note={t('board.data.onlineOffline')} testId="board-kpi-fboxes">
+      </BoardTile>
+      <BoardTile
+        label={t('board.data.fboxes')}
+        note={t('board.data.onlineOffline')}
+        testId="board-kpi-fboxes"
+      >
         <Counts {...data.fbox} />
-      </Tile>
-      <Tile label={t('board.data.energyToday')} testId="board-kpi-energy">
+      </BoardTile>
+      <BoardTile label={t('board.data.energyToday')} testId="board-kpi-energy">
         {showEnergy(data.today_energy_kwh)}
-      </Tile>
-      <Tile label={t('board.data.openAlerts')} testId="board-kpi-alerts">
+      </BoardTile>
+      <BoardTile label={t('board.data.openAlerts')} testId="board-kpi-alerts">
         <span className={styles.levels}>
           {alertLevels.map((level) => (
             <span key={level} className={styles.level} data-testid={`board-alerts-${level}`}>
@@ -82,7 +72,7 @@ export const DataBoardKpis = ({ data }: { data: DataBoard }) => {
             </span>
           ))}
         </span>
-      </Tile>
+      </BoardTile>
     </div>
   );
 };

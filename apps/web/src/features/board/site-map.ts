@@ -1,0 +1,62 @@
+import type { MinerBoard } from '@fbox/contracts';
+import type { BoardMiner } from './miner-colours';
+import type { MapFbox } from './miner-layout';
+
+/** A group of an FBOX's block: one tank's miners, or those outside tanks (`tank` null). */
+export interface SiteGroup {
+  key: string;
+  tank: { no: number; name: string } | null;
+  miners: BoardMiner[];
+}
+
+/** An FBOX of the site map: its tanks by position, then the miners outside tanks. */
+export interface SiteFbox {
+  id: number;
+  name: string;
+  online: boolean;
+  groups: SiteGroup[];
+  minersOnline: number;
+  miners: number;
+}
+
+/** Slot (PDU outlet) order; miners without a slot after those with one, then by id. */
+const bySlot = (a: BoardMiner, b: BoardMiner) =>
+  (a.slot ?? Number.MAX_SAFE_INTEGER) - (b.slot ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
+
+/**
+ * The board's answer as the site map draws it: FBOXes in the answer's (name) order; in each, its
+ * tanks by position with their miners in slot order, and a group for miners outside tanks (a miner
+ * naming a tank its FBOX does not list counts as outside).
+ */
+export const buildSiteMap = (data: MinerBoard): SiteFbox[] => {
+  const byFbox = new Map<number, BoardMiner[]>();
+  for (const miner of data.miners) {
+    const list = byFbox.get(miner.fbox_id);
+    if (list) list.push(miner);
+    else byFbox.set(miner.fbox_id, [miner]);
+  }
+  return data.fboxes.map((fbox) => {
+    const miners = byFbox.get(fbox.id) ?? [];
+    const tanks = [...fbox.tanks].sort((a, b) => a.no - b.no);
+    const known = new Set(tanks.map((tank) => tank.no));
+    const groups: SiteGroup[] = tanks.map((tank) => ({
+      key: `tank-${tank.no}`,
+      tank: { no: tank.no, name: tank.name },
+      miners: miners.filter((m) => m.tank_no === tank.no).sort(bySlot),
+    }));
+    const outside = miners.filter((m) => m.tank_no === null || !known.has(m.tank_no)).sort(bySlot);
+    if (outside.length > 0) groups.push({ key: 'outside', tank: null, miners: outside });
+    return {
+      id: fbox.id,
+      name: fbox.name,
+      online: fbox.online,
+      groups,
+      minersOnline: miners.filter((m) => m.online).length,
+      miners: miners.length,
+    };
+  });
+};
+
+/** What the layout needs of the site map: the size of each FBOX's groups. */
+export const layoutShape = (fboxes: readonly SiteFbox[]): MapFbox[] =>
+  fboxes.map((fbox) => ({ id: fbox.id, groups: fbox.groups.map((group) => group.miners.length) }));
