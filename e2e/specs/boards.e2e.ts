@@ -90,6 +90,40 @@ describe('boards', () => {
     await context.close();
   });
 
+  it('shows the board on a wall TV by its kiosk link, without login, until the link is revoked', async () => {
+    const [board] = await boardsOf();
+    const { page, context, errors } = await signedIn(browser, server, 'en');
+    await page.goto(`${server.url}/board/boardList`);
+    await page.getByTestId(`board-kiosk-${board!.id}`).click();
+    const dialog = page.getByTestId('kiosk-dialog');
+    await dialog.getByTestId('kiosk-create').click();
+    const link = await dialog.getByTestId('kiosk-link').inputValue();
+    expect(link).toMatch(new RegExp(`^${server.url}/dataBoard\\?kiosk=[A-Za-z0-9_-]{43}$`));
+
+    // A browser that never signed in: the board, and nothing else with that link.
+    const tv = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const wall = await tv.newPage();
+    const wallErrors: string[] = [];
+    wall.on('pageerror', (e) => wallErrors.push(e.message));
+    await wall.goto(link);
+    await wall.getByTestId('board-kpi-hashrate').waitFor();
+    expect(await wall.getByTestId('board-title').innerText()).toBe('Control room');
+    expect(await fitsTheScreen(wall)).toBe(true);
+    const token = new URL(link).searchParams.get('kiosk')!;
+    await wall.goto(`${server.url}/board/boardList?kiosk=${token}`);
+    await wall.waitForURL(/\/login/);
+
+    await page.getByTestId('kiosk-revoke').click();
+    await page.locator('.ant-popconfirm .ant-btn-dangerous').click();
+    await dialog.waitFor({ state: 'detached' });
+    await wall.goto(link);
+    await wall.getByTestId('board-not-found').waitFor();
+    expect(wallErrors).toEqual([]);
+    expect(errors).toEqual([]);
+    await tv.close();
+    await context.close();
+  });
+
   it('shows the board in Chinese, and deletes it after a confirmation', async () => {
     const [board] = await boardsOf();
     const { page, context, errors } = await signedIn(browser, server, 'zh');

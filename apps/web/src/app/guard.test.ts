@@ -18,6 +18,18 @@ describe('decideAccess', () => {
     });
   });
 
+  it('lets a visitor open a built board by its kiosk link, and nothing else with one', () => {
+    const kiosk = `?kiosk=${'a'.repeat(43)}`;
+    for (const path of ['/dataBoard', '/minerBoard', '/minerBigScreen'])
+      expect(decideAccess(path, kiosk, false)).toEqual({ kind: 'allow', needsSession: false });
+    expect(decideAccess('/dataBoard', '?id=1&area_id=1', false)).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2FdataBoard%3Fid%3D1%26area_id%3D1',
+    });
+    expect(decideAccess('/index', kiosk, false).kind).toBe('redirect');
+    expect(decideAccess('/tankBoard', kiosk, false).kind).toBe('redirect');
+  });
+
   it('sends a signed-in user away from /login to /', () => {
     expect(decideAccess('/login', '?redirect=%2Findex', true)).toEqual({ kind: 'redirect', to: '/' });
   });

@@ -21,6 +21,9 @@ export const decideAccess = (
     if (hasToken && pathname === '/login') return { kind: 'redirect', to: '/' };
     return { kind: 'allow', needsSession: false };
   }
+  // A wall TV's board by its kiosk link: no session; the server checks the token on every read.
+  if (route?.kiosk && isAvailable(route) && new URLSearchParams(search).has('kiosk'))
+    return { kind: 'allow', needsSession: false };
   if (!hasToken) return { kind: 'redirect', to: loginPath(`${pathname}${search}`) };
   if (pathname === '' || pathname === '/') return { kind: 'redirect', to: `/index${search}` };
   if (!route || !isAvailable(route)) return { kind: 'redirect', to: '/error/404' };

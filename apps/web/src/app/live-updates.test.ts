@@ -99,6 +99,9 @@ describe('live socket helpers', () => {
 
   it('builds the same-origin URL and ignores unknown frames', () => {
     expect(liveUrl(4, { protocol: 'https:', host: 'x.example' })).toBe('wss://x.example/ws?area_id=4');
+    expect(liveUrl({ kiosk: 'a_b-C' }, { protocol: 'http:', host: 'tv.example' })).toBe(
+      'ws://tv.example/ws?kiosk=a_b-C',
+    );
     expect(parseLiveFrame('{"type":"status","fboxId":1,"online":true}')).toEqual({
       type: 'status',
       fboxId: 1,

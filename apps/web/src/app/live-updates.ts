@@ -6,7 +6,7 @@ import { boardKeys } from '../features/board';
 import { fboxKeys, minerKeys, tankKeys } from '../features/device';
 import { homeKeys } from '../features/home';
 import { messageKeys } from '../features/messages';
-import { openLiveSocket } from '../lib/live-socket';
+import { type LiveTarget, openLiveSocket } from '../lib/live-socket';
 
 /**
  * The caches a live message makes stale. Only active queries refetch, so a list not on screen costs
@@ -73,14 +73,18 @@ export const createLiveInvalidator = (queryClient: QueryClient, windowMs = LIVE_
  * the Admin-Token cookie); messages mark the matching queries stale. Reconnects with backoff; while it
  * is down, live queries poll every 15 s instead.
  */
-export const useLiveArea = (areaId: number | undefined, queryClient: QueryClient): void => {
+export const useLiveArea = (target: LiveTarget | undefined, queryClient: QueryClient): void => {
+  // A kiosk target is a new object each render: the effect keys on what it names.
+  const areaId = typeof target === 'number' ? target : undefined;
+  const kiosk = typeof target === 'object' ? target.kiosk : undefined;
   useEffect(() => {
-    if (!areaId) return;
+    const live = kiosk ? { kiosk } : areaId;
+    if (!live) return;
     const invalidator = createLiveInvalidator(queryClient);
-    const socket = openLiveSocket(areaId, invalidator.push);
+    const socket = openLiveSocket(live, invalidator.push);
     return () => {
       socket.close();
       invalidator.stop();
     };
-  }, [areaId, queryClient]);
+  }, [areaId, kiosk, queryClient]);
 };

@@ -23,9 +23,21 @@ export const emitLive = (message: LiveMessage): void => {
 /** Reconnect delays: 1 s, 2 s, 4 s … capped at 30 s; back to 1 s once a connection opened. */
 export const backoffMs = (attempt: number): number => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt));
 
-/** `ws(s)://<this host>/ws?area_id=N`: same origin, so the Admin-Token cookie authenticates it. */
-export const liveUrl = (areaId: number, location: Pick<Location, 'protocol' | 'host'> = window.location) =>
-  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?area_id=${areaId}`;
+/** Whose live feed: a mine's (the signed-in user's session), or a wall TV's board by its kiosk link. */
+export type LiveTarget = number | { kiosk: string };
+
+/**
+ * `ws(s)://<this host>/ws?area_id=N`: same origin, so the Admin-Token cookie authenticates it; or
+ * `/ws?kiosk=<token>` for a board shown by its kiosk link (no session).
+ */
+export const liveUrl = (
+  target: LiveTarget,
+  location: Pick<Location, 'protocol' | 'host'> = window.location,
+) => {
+  const query =
+    typeof target === 'number' ? `area_id=${target}` : `kiosk=${encodeURIComponent(target.kiosk)}`;
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?${query}`;
+};
 
 /** Parses a pushed frame; anything that is not a known live message is ignored. */
 export const parseLiveFrame = (data: unknown): LiveMessage | null => {
@@ -42,7 +54,7 @@ export const parseLiveFrame = (data: unknown): LiveMessage | null => {
  * Keeps one WebSocket open to a mine's live feed, reconnecting with backoff until `close()` is called.
  * Messages go to `onMessage` and to the `subscribeLive` listeners.
  */
-export const openLiveSocket = (areaId: number, onMessage: Listener): { close: () => void } => {
+export const openLiveSocket = (target: LiveTarget, onMessage: Listener): { close: () => void } => {
   let socket: WebSocket | null = null;
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,7 +63,7 @@ export const openLiveSocket = (areaId: number, onMessage: Listener): { close: ()
   const connect = () => {
     if (closed) return;
     liveStateStore.set('connecting');
-    socket = new WebSocket(liveUrl(areaId));
+    socket = new WebSocket(liveUrl(target));
     socket.onopen = () => {
       attempt = 0;
       liveStateStore.set('open');

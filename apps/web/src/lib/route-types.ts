@@ -42,6 +42,8 @@ export interface RouteDescriptor {
   layout: 'main' | 'bare';
   /** Reachable without a token (spec §2: /login and /auth-redirect). */
   open?: boolean;
+  /** Reachable without a token through a board's kiosk link (`?kiosk=<token>`): the page shows that board only. */
+  kiosk?: boolean;
   page?: () => Promise<ComponentType>;
   meta: RouteMeta;
 }

@@ -62,6 +62,12 @@ beforeEach(() => {
         return Response.json({ code: 1, msg: 'ok', data: fboxes });
       if (path === '/index/fbox.user/getrule') return Response.json({ code: 1, msg: 'ok', data: access });
       if (path === '/index/fbox.board/save') return Response.json(saveAnswer());
+      if (path === '/index/fbox.board/kiosk_create')
+        return Response.json({
+          code: 1,
+          msg: 'Modified',
+          data: { board: { ...boards[0], kiosk_created_at: 1 }, token: KIOSK },
+        });
       return Response.json({ code: 1, msg: 'ok', data: null });
     }),
   );
@@ -70,6 +76,7 @@ beforeEach(() => {
 afterEach(resetPageTest);
 
 const writes = (path: string) => sent.filter((r) => r.path === path);
+const KIOSK = 'k'.repeat(43);
 
 // antd's first render in jsdom takes seconds.
 describe('BoardListPage', { timeout: 30_000 }, () => {
@@ -193,6 +200,7 @@ describe('BoardListPage', { timeout: 30_000 }, () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(screen.queryByTestId('board-create')).toBeNull();
     expect(screen.queryByTestId('board-edit-1')).toBeNull();
+    expect(screen.queryByTestId('board-kiosk-1')).toBeNull();
     expect(screen.queryByTestId('board-delete-1')).toBeNull();
   });
 
@@ -202,5 +210,17 @@ describe('BoardListPage', { timeout: 30_000 }, () => {
     renderPage(<BoardListPage />);
     expect(await screen.findByText('暂无看板')).toBeTruthy();
     expect(await screen.findByText('点击“新建看板”创建，然后在监控室的大屏上打开。')).toBeTruthy();
+  });
+
+  it('makes a kiosk link and shows its address once', async () => {
+    renderPage(<BoardListPage />);
+    fireEvent.click(await screen.findByTestId('board-kiosk-1', {}, { timeout: 5000 }));
+    const dialog = await screen.findByTestId('kiosk-dialog');
+    expect(within(dialog).getByTestId('kiosk-state').textContent).toBe('This board has no kiosk link.');
+    fireEvent.click(within(dialog).getByTestId('kiosk-create'));
+    const link = (await within(dialog).findByTestId('kiosk-link')) as HTMLInputElement;
+    expect(link.value).toBe(`${window.location.origin}/dataBoard?kiosk=${KIOSK}`);
+    expect(writes('/index/fbox.board/kiosk_create')[0]!.body).toMatchObject({ id: '1' });
+    expect(within(dialog).getByText('Copy the link now: it is shown only this once.')).toBeTruthy();
   });
 });

@@ -19,6 +19,7 @@ import { useFboxOptions } from '../device';
 import { useBoards, useDeleteBoard } from './api';
 import { BoardDialog } from './BoardDialog';
 import { boardPath, boardThemeKeys, boardTypeKeys, isBuilt } from './board-types';
+import { KioskLinkDialog } from './KioskLinkDialog';
 
 /** How many FBOX names a row shows before the rest go into a tooltip. */
 const SHOWN_FBOXES = 3;
@@ -55,7 +56,9 @@ export const BoardListPage = () => {
   const fboxes = useFboxOptions();
   const remove = useDeleteBoard();
   const [editing, setEditing] = useState<Board | 'new' | null>(null);
+  const [sharing, setSharing] = useState<Board | null>(null);
   const editable = can('boardSave');
+  const shareable = can('boardKioskCreate');
   const deletable = can('boardDelete');
   const names = new Map((fboxes.data ?? []).map((fbox) => [fbox.id, fbox.name]));
 
@@ -92,6 +95,11 @@ export const BoardListPage = () => {
           {editable && (
             <Button onClick={() => setEditing(board)} data-testid={`board-edit-${board.id}`}>
               {t('common.action.edit')}
+            </Button>
+          )}
+          {shareable && isBuilt(board.type) && (
+            <Button onClick={() => setSharing(board)} data-testid={`board-kiosk-${board.id}`}>
+              {board.kiosk_created_at === null ? t('board.kiosk.action') : t('board.kiosk.actionShared')}
             </Button>
           )}
           {deletable && (
@@ -144,6 +152,12 @@ export const BoardListPage = () => {
         />
       )}
       {editing && <BoardDialog board={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {sharing && (
+        <KioskLinkDialog
+          board={(boards.data ?? []).find((b) => b.id === sharing.id) ?? sharing}
+          onClose={() => setSharing(null)}
+        />
+      )}
     </Card>
   );
 };

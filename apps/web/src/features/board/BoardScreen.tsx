@@ -10,18 +10,21 @@ import { queryClient } from '../../app/query-client';
 import { ApiError } from '../../lib/api';
 import { userInfoQuery } from '../auth';
 import styles from './BoardScreen.module.css';
+import type { BoardAddress } from './board-types';
 import { BoardProblem } from './components/BoardProblem';
 
 /**
  * What a full-screen board needs that the signed-in layout gives other pages (a bare route has
  * none of it): the app's query cache, the live feed of the board's mine so its figures follow the
- * devices, and the user's time zone (read with the user info) for its times.
+ * devices, and the user's time zone (read with the user info) for its times. A kiosk address has
+ * no user: its feed is the kiosk link's, its times the screen's own zone.
  */
-export const BoardScreen = ({ areaId, children }: { areaId: number; children: ReactNode }) => {
-  useLiveArea(areaId > 0 ? areaId : undefined, queryClient);
+export const BoardScreen = ({ address, children }: { address: BoardAddress; children: ReactNode }) => {
+  const { kiosk, areaId } = address;
+  useLiveArea(kiosk ? { kiosk } : areaId > 0 ? areaId : undefined, queryClient);
   useEffect(() => {
-    void queryClient.prefetchQuery(userInfoQuery());
-  }, []);
+    if (!kiosk) void queryClient.prefetchQuery(userInfoQuery());
+  }, [kiosk]);
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 };
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useDataBoard } from './api';
 import { BoardGate, BoardScreen } from './BoardScreen';
-import { boardAddress } from './board-types';
+import { type BoardAddress, boardAddress } from './board-types';
 import { BoardTimes } from './components/BoardTimes';
 import { DataBoardCharts } from './components/DataBoardCharts';
 import { DataBoardKpis } from './components/DataBoardKpis';
@@ -30,10 +30,10 @@ const BoardHeader = ({ data, stale }: { data: DataBoard; stale: boolean }) => {
   );
 };
 
-const DataBoardView = ({ areaId, id, named }: { areaId: number; id: number; named: boolean }) => {
-  const board = useDataBoard(areaId, id);
+const DataBoardView = ({ address }: { address: BoardAddress }) => {
+  const board = useDataBoard(address);
   return (
-    <BoardGate query={board} named={named}>
+    <BoardGate query={board} named={address.named}>
       {(data) => (
         <div className={styles.layout}>
           <BoardHeader data={data} stale={board.isError} />
@@ -54,8 +54,8 @@ export const DataBoardPage = () => {
   const [search] = useSearchParams();
   const address = boardAddress(search);
   return (
-    <BoardScreen areaId={address.areaId}>
-      <DataBoardView {...address} />
+    <BoardScreen address={address}>
+      <DataBoardView address={address} />
     </BoardScreen>
   );
 };

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useMinerBoard } from './api';
 import { BoardGate, BoardScreen } from './BoardScreen';
-import { boardAddress } from './board-types';
+import { type BoardAddress, boardAddress } from './board-types';
 import { BoardTimes } from './components/BoardTimes';
 import { MinerLegend } from './components/MinerLegend';
 import { MinerSiteMap } from './components/MinerSiteMap';
@@ -66,15 +66,10 @@ const MinerBoardLayout = ({
   );
 };
 
-const MinerBoardView = ({
-  areaId,
-  id,
-  named,
-  variant,
-}: ReturnType<typeof boardAddress> & { variant: Variant }) => {
-  const board = useMinerBoard(areaId, id);
+const MinerBoardView = ({ address, variant }: { address: BoardAddress; variant: Variant }) => {
+  const board = useMinerBoard(address);
   return (
-    <BoardGate query={board} named={named}>
+    <BoardGate query={board} named={address.named}>
       {(data) => <MinerBoardLayout data={data} stale={board.isError} variant={variant} />}
     </BoardGate>
   );
@@ -84,8 +79,8 @@ const MinerBoardScreen = ({ variant }: { variant: Variant }) => {
   const [search] = useSearchParams();
   const address = boardAddress(search);
   return (
-    <BoardScreen areaId={address.areaId}>
-      <MinerBoardView {...address} variant={variant} />
+    <BoardScreen address={address}>
+      <MinerBoardView address={address} variant={variant} />
     </BoardScreen>
   );
 };

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { areaScope } from '../../lib/area-scope';
 import { fallbackRefetchInterval } from '../../lib/live-socket';
+import type { BoardAddress } from './board-types';
 
 const quiet = { silent: true } as const;
 
@@ -14,8 +15,8 @@ export const boardKeys = {
   all: ['board'] as const,
   list: (areaId: number) => [...boardKeys.all, 'list', areaId] as const,
   screens: () => [...boardKeys.all, 'screen'] as const,
-  screen: (areaId: number, id: number) => [...boardKeys.screens(), areaId, id] as const,
-  minerScreen: (areaId: number, id: number) => [...boardKeys.screens(), 'miners', areaId, id] as const,
+  screen: (address: BoardAddress) => [...boardKeys.screens(), 'data', address] as const,
+  minerScreen: (address: BoardAddress) => [...boardKeys.screens(), 'miners', address] as const,
 };
 
 /** The boards of the selected mine (at most `boardLimits.perMine`, so not paged). */
@@ -51,11 +52,14 @@ export const useDeleteBoard = () => {
  * one: a board opens in a tab of its own. Live messages refresh it; it polls only while the socket
  * is down.
  */
-export const useDataBoard = (areaId: number, id: number) =>
+export const useDataBoard = (address: BoardAddress) =>
   useQuery({
-    queryKey: boardKeys.screen(areaId, id),
-    queryFn: () => call('dataBoard', { area_id: areaId, id }, quiet),
-    enabled: areaId > 0 && id > 0,
+    queryKey: boardKeys.screen(address),
+    queryFn: () =>
+      address.kiosk
+        ? call('kioskDataBoard', { token: address.kiosk }, quiet)
+        : call('dataBoard', { area_id: address.areaId, id: address.id }, quiet),
+    enabled: address.named,
     refetchInterval: fallbackRefetchInterval,
   });
 
@@ -64,10 +68,31 @@ export const useDataBoard = (areaId: number, id: number) =>
  * last readings. Like the data board: the board's own mine, refreshed by live messages, polled only
  * while the socket is down.
  */
-export const useMinerBoard = (areaId: number, id: number) =>
+export const useMinerBoard = (address: BoardAddress) =>
   useQuery({
-    queryKey: boardKeys.minerScreen(areaId, id),
-    queryFn: () => call('minerBoard', { area_id: areaId, id }, quiet),
-    enabled: areaId > 0 && id > 0,
+    queryKey: boardKeys.minerScreen(address),
+    queryFn: () =>
+      address.kiosk
+        ? call('kioskMinerBoard', { token: address.kiosk }, quiet)
+        : call('minerBoard', { area_id: address.areaId, id: address.id }, quiet),
+    enabled: address.named,
     refetchInterval: fallbackRefetchInterval,
   });
+
+/** Makes a board's kiosk link (a new one replaces the old); the token comes back this once. */
+export const useCreateKiosk = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => call('boardKioskCreate', { ...areaScope(), id }, { successToast: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: boardKeys.all }),
+  });
+};
+
+/** Ends a board's kiosk link at once. */
+export const useRevokeKiosk = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => call('boardKioskRevoke', { ...areaScope(), id }, { successToast: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: boardKeys.all }),
+  });
+};

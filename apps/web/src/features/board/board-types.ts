@@ -35,12 +35,25 @@ const positive = (text: string | null): number => {
   return Number.isInteger(value) && value > 0 ? value : 0;
 };
 
-/** The board and mine a full-screen address names (`?id=…&area_id=…`); 0 for what it lacks. */
+/** A kiosk link's token as the server makes it (43 url-safe characters). */
+const kioskToken = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The board a full-screen address names: by board and mine (`?id=…&area_id=…`, signed in; 0 for
+ * what it lacks), or by a kiosk link (`?kiosk=<token>`, a wall TV without login).
+ */
 export const boardAddress = (search: URLSearchParams) => {
   const areaId = positive(search.get('area_id'));
   const id = positive(search.get('id'));
-  return { areaId, id, named: areaId > 0 && id > 0 };
+  const token = search.get('kiosk') ?? '';
+  const kiosk = kioskToken.test(token) ? token : undefined;
+  return { areaId, id, kiosk, named: kiosk !== undefined || (areaId > 0 && id > 0) };
 };
+export type BoardAddress = ReturnType<typeof boardAddress>;
+
+/** The kiosk address of a board: what a wall TV opens, no login. */
+export const kioskPath = (type: BoardType, token: string) =>
+  `/${type}?${new URLSearchParams({ kiosk: token })}`;
 
 /** What a miner board's cells are coloured by, as the dialog and the legend name it. */
 export const metricKeys = {

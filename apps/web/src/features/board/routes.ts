@@ -22,12 +22,14 @@ export const boardScreens: RouteDescriptor[] = [
   {
     path: '/minerBigScreen',
     layout: 'bare',
+    kiosk: true,
     page: () => import('./MinerBoardPage').then((m) => m.MinerBigScreenPage),
     meta: { titleKey: 'app.route.minerBigScreen', hidden: true },
   },
   {
     path: '/minerBoard',
     layout: 'bare',
+    kiosk: true,
     page: () => import('./MinerBoardPage').then((m) => m.MinerBoardPage),
     meta: { titleKey: 'app.route.minerBoard', hidden: true },
   },
@@ -36,6 +38,7 @@ export const boardScreens: RouteDescriptor[] = [
   {
     path: '/dataBoard',
     layout: 'bare',
+    kiosk: true,
     page: () => import('./DataBoardPage').then((m) => m.DataBoardPage),
     meta: { titleKey: 'app.route.dataBoard', hidden: true },
   },
