@@ -99,10 +99,19 @@ describe('sub-accounts', () => {
     const { page, context, errors } = await signedIn(browser, server, 'en', OPERATOR);
 
     // Only the managed mine in the area selector.
-    await page.getByTestId('area-select').click();
+    // The dropdown can close again while the first page still settles (seen on a loaded machine):
+    // the shell is waited for, and the dropdown opened again until its options are read.
+    await page.getByTestId('sidebar').getByText('Home').first().waitFor();
     const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-    await options.first().waitFor();
-    expect(await options.allInnerTexts()).toEqual(['Demo Mine']);
+    await expect
+      .poll(
+        async () => {
+          if ((await options.count()) === 0) await page.getByTestId('area-select').click();
+          return options.allInnerTexts();
+        },
+        { interval: 500, timeout: 10_000 },
+      )
+      .toEqual(['Demo Mine']);
     await page.keyboard.press('Escape');
 
     // No sub-account menu, and the route refuses it.
