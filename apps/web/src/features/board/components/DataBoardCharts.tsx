@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { TimeSeriesChart } from '../../../components/charts/TimeSeriesChart';
 import { showHashrate, showPowerKw } from '../../../lib/values';
 import styles from '../DataBoardPage.module.css';
+import tile from './BoardTile.module.css';
 
 /** Chart text in px, sized like the page's viewport-relative text: 1.6 % of the window's height. */
 const wallFontSize = () => Math.round(Math.min(40, Math.max(12, window.innerHeight * 0.016)));
@@ -39,13 +40,13 @@ export const DataBoardCharts = ({ data }: { data: DataBoard }) => {
   const chart = { height: '100%', theme: data.board.theme, fontSize, area: true } as const;
   return (
     <div className={styles.charts}>
-      <section className={styles.panel}>
+      <section className={`${tile.tile} ${styles.panel}`}>
         <h2 className={styles.panelTitle}>{t('board.data.hashrate24h')}</h2>
         <div className={styles.chartBody}>
           <TimeSeriesChart {...chart} series={hashrate} format={showHashrate} testId="board-chart-hashrate" />
         </div>
       </section>
-      <section className={styles.panel}>
+      <section className={`${tile.tile} ${styles.panel}`}>
         <h2 className={styles.panelTitle}>{t('board.data.power24h')}</h2>
         <div className={styles.chartBody}>
           <TimeSeriesChart {...chart} series={power} format={showPowerKw} testId="board-chart-power" />

@@ -1,6 +1,8 @@
 import type { DataBoard } from '@fbox/contracts';
 import { useTranslation } from 'react-i18next';
 import styles from '../DataBoardPage.module.css';
+import tile from './BoardTile.module.css';
+import { OnlineDot } from './OnlineDot';
 
 /**
  * The covered FBOXes, each with an online or offline dot. Offline ones come first: when a large
@@ -10,7 +12,7 @@ export const FboxStatusGrid = ({ fboxes }: { fboxes: DataBoard['fboxes'] }) => {
   const { t } = useTranslation();
   const ordered = [...fboxes].sort((a, b) => Number(a.online) - Number(b.online));
   return (
-    <section className={`${styles.panel} ${styles.fboxPanel}`} data-testid="board-fbox-grid">
+    <section className={`${tile.tile} ${styles.fboxPanel}`} data-testid="board-fbox-grid">
       <h2 className={styles.panelTitle}>{t('board.data.fboxList')}</h2>
       {ordered.length === 0 ? (
         <div className={styles.muted}>{t('board.data.noFboxes')}</div>
@@ -18,11 +20,7 @@ export const FboxStatusGrid = ({ fboxes }: { fboxes: DataBoard['fboxes'] }) => {
         <ul className={styles.fboxGrid}>
           {ordered.map((fbox) => (
             <li key={fbox.id} className={styles.fbox} data-testid={`board-fbox-${fbox.id}`}>
-              <span
-                role="img"
-                aria-label={fbox.online ? t('common.status.online') : t('common.status.offline')}
-                className={`${styles.dot} ${fbox.online ? styles.dotOnline : styles.dotOffline}`}
-              />
+              <OnlineDot online={fbox.online} />
               <span className={styles.fboxName}>{fbox.name}</span>
             </li>
           ))}

@@ -6,6 +6,7 @@ import { type BoardMiner, minerBand } from '../miner-colours';
 import { blockWidth, cellGap, cellsPerRow, type MapMetrics, type MapPage } from '../miner-layout';
 import type { SiteFbox, SiteGroup } from '../site-map';
 import { type CardAnchor, MinerCard } from './MinerCard';
+import { OnlineDot } from './OnlineDot';
 
 interface Cells {
   metric: BoardMetric;
@@ -33,11 +34,7 @@ const FboxBlock = ({ fbox, cells }: { fbox: SiteFbox; cells: Cells }) => {
   return (
     <section className={styles.fbox} data-testid={`miner-board-fbox-${fbox.id}`}>
       <h2 className={styles.fboxTitle}>
-        <span
-          role="img"
-          aria-label={fbox.online ? t('common.status.online') : t('common.status.offline')}
-          className={`${styles.dot} ${fbox.online ? styles.dotOnline : styles.dotOffline}`}
-        />
+        <OnlineDot online={fbox.online} />
         <span className={styles.fboxName}>{fbox.name}</span>
         <span className={styles.fboxCount}>
           {t('board.miners.onlineOfTotal', { online: fbox.minersOnline, total: fbox.miners })}
