@@ -78,6 +78,11 @@ export const configVariables: ConfigVariable[] = [
   { name: 'RETENTION_1M_DAYS', default: '30', description: '1-minute history rollups kept this long' },
   { name: 'RETENTION_1H_DAYS', default: '400', description: '1-hour history rollups kept this long' },
   {
+    name: 'LOG_EXPORT_RETENTION_DAYS',
+    default: '7',
+    description: 'Miner log exports (their zips) are deleted this long after they were started',
+  },
+  {
     name: 'COMMAND_TIMEOUT_SECONDS',
     default: '30',
     description: 'A device command not acknowledged by its gateway within this time becomes timed_out',
@@ -171,6 +176,19 @@ export const configVariables: ConfigVariable[] = [
     description: 'Tries of a notification before it is marked failed',
   },
   // ── end notify ──
+  // ── cameras ── (modules/camera, docs/cameras.md)
+  {
+    name: 'ZLM_URL',
+    default: '(unset)',
+    description:
+      "Media server speaking ZLMediaKit's HTTP API (http://host:port) for camera status and snapshots; unset: cameras not configured (with DEMO=1, the simulator's)",
+  },
+  {
+    name: 'ZLM_SECRET',
+    default: '(empty)',
+    description: "The media server's api.secret, sent with every call (never logged or answered)",
+  },
+  // ── end cameras ──
 ];
 
 const intString = (min: number, max: number) =>
@@ -228,6 +246,7 @@ const EnvSchema = z.object({
   RETENTION_RAW_HOURS: intString(1, 87_600).default(48),
   RETENTION_1M_DAYS: intString(1, 3650).default(30),
   RETENTION_1H_DAYS: intString(1, 36_500).default(400),
+  LOG_EXPORT_RETENTION_DAYS: intString(1, 365).default(7),
   COMMAND_TIMEOUT_SECONDS: intString(1, 86_400).default(30),
   TASK_LEASE_SECONDS: intString(1, 3600).default(60),
   LOG_LEVEL: z
@@ -289,6 +308,13 @@ const EnvSchema = z.object({
   NOTIFY_GROUP_SECONDS: intString(0, 600).default(5),
   NOTIFY_MAX_ATTEMPTS: intString(1, 50).default(6),
   // ── end notify ──
+  ZLM_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+      error: 'must be an http:// or https:// address (no query)',
+    })
+    .optional(),
+  ZLM_SECRET: z.string().max(256, { error: 'must be at most 256 characters' }).optional(),
 });
 
 /** The parsed configuration. */
@@ -317,6 +343,8 @@ export interface Config {
   retentionRawHours: number;
   retention1mDays: number;
   retention1hDays: number;
+  /** Miner log exports are deleted this long after they were started. */
+  logExportRetentionDays: number;
   commandTimeoutMs: number;
   /** Task engine lease (DESIGN §8). */
   taskLeaseMs: number;
@@ -330,6 +358,8 @@ export interface Config {
   previousSecretKeys: Buffer[];
   /** Alert push (modules/notify). */
   notify: NotifyConfig;
+  /** The media server of the cameras (modules/camera); null: not configured. */
+  zlm: { url: string; secret: string } | null;
 }
 
 /** Alert push settings: a channel whose settings are unset is not configured. */
@@ -382,6 +412,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       'SMTP_URL',
       'TELEGRAM_BOT_TOKEN',
       'SMS_AUTH_TOKEN',
+      'ZLM_SECRET',
     ].includes(name)
       ? '***'
       : input[name];
@@ -416,6 +447,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     retentionRawHours: e.RETENTION_RAW_HOURS,
     retention1mDays: e.RETENTION_1M_DAYS,
     retention1hDays: e.RETENTION_1H_DAYS,
+    logExportRetentionDays: e.LOG_EXPORT_RETENTION_DAYS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_SECONDS * 1000,
     taskLeaseMs: e.TASK_LEASE_SECONDS * 1000,
     sessionTtlMinutes: e.SESSION_TTL_MINUTES,
@@ -443,5 +475,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
       timeoutMs: 15_000,
     },
+    zlm: e.ZLM_URL ? { url: e.ZLM_URL.replace(/\/+$/, ''), secret: e.ZLM_SECRET ?? '' } : null,
   };
 };

@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { cameraIntervalMinutes, cameraRetentionDays, zlmStreamOf } from '@fbox/contracts';
 import {
   type PoolApi,
   type Simulator,
   type SimulatorGatewaySpec,
   startPoolApi,
   startSimulator,
+  startZlmApi,
+  type ZlmStream,
 } from '@fbox/simulator';
 import type { FastifyInstance } from 'fastify';
 import type { FboxKind } from './db/schema.js';
+import { CameraRepository } from './modules/camera/camera.repository.js';
 
 export const demoAreaName = 'Demo Mine';
 
@@ -49,10 +53,12 @@ const demoPool = { pool: 'Braiins Pool', subaccount: 'demo', coin: 'BTC' } as co
 
 /**
  * Gives the demo mine its pool subaccount (once), with a token of its own for the simulator's pool
- * API, so the pool sync has a pool to read from the first minute.
+ * API, so the pool sync has a pool to read from the first minute; and its revenue settings and
+ * cameras (each once). Runs at every start with DEMO=1.
  */
 export const seedDemoPool = async (app: FastifyInstance, areaId: number, ownerId: number): Promise<void> => {
   await seedDemoRevenue(app, areaId);
+  await seedDemoCameras(app, areaId);
   const existing = await app.pools.credentials(areaId);
   if (existing.some((c) => c.pool === demoPool.pool && c.subaccount === demoPool.subaccount)) return;
   const caller = { id: ownerId, isMaster: true, parentId: null, role: 'master', area: null } as const;
@@ -90,6 +96,75 @@ const seedDemoRevenue = async (app: FastifyInstance, areaId: number): Promise<vo
     })
     .onConflict((oc) => oc.column('area_id').doNothing())
     .execute();
+};
+
+/** The demo's cameras on each FBOX: `live/<number>-<key>` streams of the demo media server. */
+const demoCameras = [
+  { key: 'aisle', name: 'aisle' },
+  { key: 'door', name: 'door' },
+] as const;
+
+/**
+ * Gives each FBOX of the demo mine two cameras, once: the mine's camera settings are written with
+ * them, so a mine that has settings (seeded before, or saved by a user) keeps its cameras as they are.
+ */
+const seedDemoCameras = async (app: FastifyInstance, areaId: number): Promise<void> => {
+  const repo = new CameraRepository(app.db);
+  const now = app.clock();
+  const defaults = {
+    interval_minutes: cameraIntervalMinutes.default,
+    retention_days: cameraRetentionDays.default,
+  };
+  if (!(await repo.saveSettings(areaId, defaults, now, true))) return;
+  const boxes = await app.db
+    .selectFrom('fboxes')
+    .select(['id', 'name', 'number'])
+    .where('area_id', '=', areaId)
+    .orderBy('id')
+    .execute();
+  for (const box of boxes) {
+    for (const camera of demoCameras) {
+      const number = (box.number || `fbox-${box.id}`).toLowerCase().replace(/[^a-z0-9_.-]/g, '-');
+      await repo.insert(
+        { fbox_id: box.id, name: `${box.name} ${camera.name}`, stream: `live/${number}-${camera.key}` },
+        now,
+      );
+    }
+  }
+};
+
+/** The demo media server's streams: the demo mine's `app/stream` cameras, read again each half minute. */
+const demoStreams = async (app: FastifyInstance): Promise<ZlmStream[]> =>
+  (await new CameraRepository(app.db).streamsOfAreasNamed(demoAreaName)).flatMap((camera) => {
+    const named = zlmStreamOf(camera.stream);
+    return named ? [{ ...named, label: camera.name }] : [];
+  });
+
+/**
+ * Without ZLM_URL, the demo's cameras are served by the simulator's media server (ZLMediaKit's API
+ * with generated frames), in process, and the camera client is pointed at it. Null with ZLM_URL.
+ */
+const startDemoMediaServer = async (app: FastifyInstance) => {
+  if (app.config.zlm) return null;
+  let streams = await demoStreams(app);
+  const zlm = await startZlmApi({ streams: () => streams, secret: randomBytes(16).toString('hex'), seed: 7 });
+  const refresh = setInterval(() => {
+    demoStreams(app)
+      .then((next) => {
+        streams = next;
+      })
+      .catch(() => undefined);
+  }, 30_000);
+  refresh.unref();
+  app.zlm.setTarget({ url: zlm.url, secret: zlm.secret });
+  app.log.info({ url: zlm.url, cameras: streams.length }, 'demo media server started');
+  return {
+    stop: async () => {
+      clearInterval(refresh);
+      app.zlm.setTarget(null);
+      await zlm.stop();
+    },
+  };
 };
 
 /**
@@ -161,10 +236,14 @@ export const startDemoSimulator = async (
     app.log.error({ err: error }, 'demo pool API failed to start');
     return null;
   });
+  const media = await startDemoMediaServer(app).catch((error: unknown) => {
+    app.log.error({ err: error }, 'demo media server failed to start');
+    return null;
+  });
   return {
     simulator,
     stop: async () => {
-      await Promise.all([simulator.stop(), pool?.stop()]);
+      await Promise.all([simulator.stop(), pool?.stop(), media?.stop()]);
     },
   };
 };

@@ -5,6 +5,7 @@ import {
   type CommandMessage,
   commandKinds,
   HelloMessageSchema,
+  type LogPart,
   type TelemetryMessage,
   TelemetryMessageSchema,
   topics,
@@ -151,6 +152,7 @@ describe.each(targets)('gateway protocol on $name', (target) => {
     const first = telemetryOf(await recorder.waitFor((m) => m.topic === topics.telemetry(deviceId)));
     const sn = first.miners[0]!.sn;
     const outlet = first.miners[1]!.outlet!;
+    const logSn = first.miners[2]!.sn;
     const params: Record<(typeof commandKinds)[number], [CommandMessage['target'], Record<string, unknown>]> =
       {
         'miner.restart': [{ sn }, {}],
@@ -163,6 +165,7 @@ describe.each(targets)('gateway protocol on $name', (target) => {
         'pdu.outlet': [{ outlet }, { status: 'off' }],
         'meter.reset': [{ meter_no: 1 }, {}],
         'fbox.config': [{}, { interval_s: 1 }],
+        'miner.logs': [{ sn: logSn }, { from: Date.now() - 3_600_000, to: Date.now() }],
       };
     const cmdTopic = topics.command(deviceId);
     for (const kind of commandKinds) {
@@ -176,6 +179,14 @@ describe.each(targets)('gateway protocol on $name', (target) => {
       expect(ack, kind).toEqual({ id, ok: true });
     }
     expect(gateway.intervalMs).toBe(1000);
+    // The log came in parts before its ack: numbered from 0, the final one marked, the miner's lines.
+    const logParts = recorder.messages
+      .filter((m) => m.topic === topics.logs(deviceId) && m.payload.includes(`"miner.logs-${counter}"`))
+      .map((m) => JSON.parse(m.payload) as LogPart);
+    expect(logParts.length).toBeGreaterThan(0);
+    expect(logParts.map((p) => p.part)).toEqual(logParts.map((_, i) => i));
+    expect(logParts.at(-1)!.last).toBe(true);
+    expect(logParts.map((p) => p.data).join('')).toMatch(/cgminer: GHS 5s=/);
 
     const state = gateway.model.report(0, Date.now());
     expect(state.miners[0]).toMatchObject({ mode: 'low', worker: 'acme.1x01', pool: 'F2Pool' });

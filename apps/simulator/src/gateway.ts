@@ -3,6 +3,8 @@ import {
   type CommandAck,
   CommandMessageSchema,
   type HelloMessage,
+  type LogPart,
+  logPartLimits,
   type TelemetryMessage,
   topics,
 } from '@fbox/contracts';
@@ -10,6 +12,7 @@ import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { type Logger, silentLogger } from './logger.js';
 import { type Clock, systemClock } from './model/clock.js';
 import { FboxModel, type FboxSpec, type ModelOptions } from './model/fbox.js';
+import { splitParts } from './model/miner-log.js';
 
 export interface GatewayOptions {
   /** `mqtt://host:port`, `mqtts://…`, `ws://…`. */
@@ -306,6 +309,10 @@ export class Gateway {
         return;
       }
       const result = this.model.execute(command, this.clock.now());
+      if (result.ok && result.log !== undefined) {
+        const sent = await this.sendLog(client, command.id, result.log, command.params.part_bytes);
+        if (!sent) return; // not acknowledged: the cloud times the request out
+      }
       ack = result.ok
         ? { id: command.id, ok: true }
         : { id: command.id, ok: false, error: result.error ?? 'failed' };
@@ -333,6 +340,29 @@ export class Gateway {
   private remember(ack: CommandAck): void {
     this.acks.set(ack.id, ack);
     if (this.acks.size > ACK_CACHE_SIZE) this.acks.delete(this.acks.keys().next().value!);
+  }
+
+  /**
+   * Sends a miner's log in parts on `fbox/<deviceId>/logs` (QoS 1, each awaited), before the ack.
+   * Returns false when a part could not be sent.
+   */
+  private async sendLog(client: MqttClient, id: string, log: string, partBytes: unknown): Promise<boolean> {
+    const size =
+      typeof partBytes === 'number' && partBytes >= 1024 && partBytes <= logPartLimits.partBytes
+        ? partBytes
+        : logPartLimits.partBytes;
+    const parts = splitParts(log, size).slice(-logPartLimits.partsMax);
+    try {
+      for (const [i, data] of parts.entries()) {
+        const part: LogPart = { id, part: i, last: i === parts.length - 1, data };
+        await client.publishAsync(topics.logs(this.deviceId), JSON.stringify(part), { qos: 1 });
+      }
+      return true;
+    } catch (error) {
+      this.counters.errors++;
+      this.log.warn({ deviceId: this.deviceId, id, err: error }, 'log part publish failed');
+      return false;
+    }
   }
 
   private async sendAck(client: MqttClient, ack: CommandAck): Promise<void> {

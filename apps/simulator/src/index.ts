@@ -1,3 +1,4 @@
+export { type FrameOptions, renderCameraFrame } from './camera-frame.js';
 export { defaultControlPath } from './control.js';
 export { Gateway, type GatewayOptions, type GatewayStats, type SilenceMode } from './gateway.js';
 export { consoleLogger, type Logger, type LogLevel, silentLogger } from './logger.js';
@@ -53,3 +54,4 @@ export {
   type SimulatorStats,
   startSimulator,
 } from './simulator.js';
+export { startZlmApi, type ZlmApi, type ZlmApiOptions, type ZlmStream } from './zlm-api.js';

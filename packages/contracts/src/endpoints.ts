@@ -16,6 +16,7 @@ import {
   TotpSetupDataSchema,
 } from './auth.js';
 import { boardEndpoints } from './boards.js';
+import { cameraEndpoints } from './cameras.js';
 import {
   AppIndexSchema,
   AreaIdBodySchema,
@@ -64,6 +65,7 @@ import {
   MinerOverclockBodySchema,
   MinerPoolBodySchema,
 } from './miner.js';
+import { minerLogEndpoints } from './miner-logs.js';
 import { mineEndpoints } from './mines.js';
 import { notifyEndpoints } from './notify.js';
 import { oplogEndpoints } from './oplog.js';
@@ -562,6 +564,8 @@ export const endpoints = {
   ...mineEndpoints,
   ...poolEndpoints,
   ...boardEndpoints,
+  ...cameraEndpoints,
+  ...minerLogEndpoints,
   ...fboxConfigEndpoints,
   ...oplogEndpoints,
   ...alarmEndpoints,

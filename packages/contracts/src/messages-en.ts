@@ -450,6 +450,7 @@ export const sharedEn = {
   'inbox.command.pdu.outlet': 'PDU outlet',
   'inbox.command.meter.reset': 'Meter reset',
   'inbox.command.fbox.config': 'FBOX settings',
+  'inbox.command.miner.logs': 'Miner log request',
   'oplog.action.inboxRead': 'Mark message read',
   'oplog.action.inboxReadAll': 'Mark all messages read',
   // ── end inbox ──
@@ -561,6 +562,50 @@ export const sharedEn = {
   'hashrateExport.noGroup': 'No group',
   'hashrateExport.unknownModel': 'Unknown model',
   // ── end hashrateOverview ──
+  // ── cameras ──
+  'rule.cameraStream':
+    'must be app/stream of the media server (e.g. live/cam1) or an rtsp:// or rtmp:// address without a user or password',
+  'api.cameraLimit': 'An FBOX has at most {{max}} cameras',
+  'camera.error.notConfigured': 'Media server not configured (ZLM_URL)',
+  'camera.error.unreachable': 'Media server unreachable: {{detail}}',
+  'camera.error.timeout': 'The media server did not answer within {{seconds}} s',
+  'camera.error.auth': 'The media server refused the secret (ZLM_SECRET): {{detail}}',
+  'camera.error.http': 'The media server answered HTTP {{detail}}',
+  'camera.error.api': 'Media server error: {{detail}}',
+  'camera.error.badAnswer': 'Unreadable answer from the media server: {{detail}}',
+  'camera.error.noSnapshot': 'The media server could not capture the stream (it sent its placeholder image)',
+  'oplog.action.cameraSave': 'Save camera',
+  'oplog.action.cameraDelete': 'Delete camera',
+  'oplog.action.cameraSettingsSave': 'Save camera snapshot settings',
+  // ── end cameras ──
+  // ── minerLogs ──
+  'api.logExportStarted': 'Export started',
+  'api.logExportLimit': 'A mine keeps at most {{max}} exports: delete old ones first',
+  'rule.noMinersMatch': 'no miners match',
+  'rule.tooManyMiners': 'more than {{max}} miners match: one export takes at most {{max}}',
+  'api.logExportProcessing': 'The export is still running: download it when it has finished or been canceled',
+  'api.logExportNotProcessing': 'Only a running export can be canceled',
+  'rule.windowMaxDays': 'the window may span at most {{max}} days',
+  'rule.windowTooOld': 'gateways keep logs for {{max}} days: start later',
+  'rule.windowFuture': 'must not be in the future',
+  'oplog.action.minerLogExport': 'Export miner logs',
+  'oplog.action.minerLogExportCancel': 'Cancel miner log export',
+  'oplog.action.minerLogExportDelete': 'Delete miner log export',
+  'logExport.fboxOffline': 'FBOX offline',
+  'logExport.noAnswer': 'no answer from the gateway in time',
+  'logExport.incomplete': 'log incomplete: {{got}} of {{parts}} parts arrived',
+  'logExport.minerGone': 'miner removed',
+  'logExport.canceled': 'export canceled',
+  'logExport.summaryTitle': 'Miner log export {{id}}',
+  'logExport.summaryWindow': 'Window',
+  'logExport.summaryMiners': 'Miners: {{total}}, logs: {{done}}, failed: {{failed}}',
+  'logExport.summaryColumns': 'FBOX\tSN\tResult\tBytes\tReason',
+  'logExport.state.queued': 'waiting',
+  'logExport.state.requested': 'asked',
+  'logExport.state.done': 'log',
+  'logExport.state.failed': 'failed',
+  'logExport.state.canceled': 'canceled',
+  // ── end minerLogs ──
 } as const;
 
 export type SharedMessageKey = keyof typeof sharedEn;

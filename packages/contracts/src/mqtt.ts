@@ -27,15 +27,17 @@ export const topics = {
   ack: (deviceId: string) => `fbox/${deviceId}/cmd/ack`,
   /** Retained `HelloMessage`: who the gateway is (computer name, version). */
   hello: (deviceId: string) => `fbox/${deviceId}/hello`,
+  /** `LogPart`s answering a `miner.logs` command (gateway → cloud). */
+  logs: (deviceId: string) => `fbox/${deviceId}/logs`,
 } as const;
 
 /** `fbox/<deviceId>/<kind>` → its parts, or null for any other topic. */
 export const parseTopic = (
   topic: string,
-): { deviceId: string; kind: 'telemetry' | 'status' | 'cmd' | 'ack' } | null => {
-  const match = /^fbox\/([A-Za-z0-9_-]{1,64})\/(telemetry|status|cmd|cmd\/ack)$/.exec(topic);
+): { deviceId: string; kind: 'telemetry' | 'status' | 'cmd' | 'ack' | 'logs' } | null => {
+  const match = /^fbox\/([A-Za-z0-9_-]{1,64})\/(telemetry|status|cmd|cmd\/ack|logs)$/.exec(topic);
   if (!match) return null;
-  const kind = match[2] === 'cmd/ack' ? 'ack' : (match[2] as 'telemetry' | 'status' | 'cmd');
+  const kind = match[2] === 'cmd/ack' ? 'ack' : (match[2] as 'telemetry' | 'status' | 'cmd' | 'logs');
   return { deviceId: match[1]!, kind };
 };
 
@@ -160,6 +162,7 @@ export const commandKinds = [
   'pdu.outlet',
   'meter.reset',
   'fbox.config',
+  'miner.logs',
 ] as const;
 export type CommandKind = (typeof commandKinds)[number];
 
@@ -187,6 +190,35 @@ export const CommandAckSchema = z.object({
   error: deviceText(500).optional(),
 });
 export type CommandAck = z.infer<typeof CommandAckSchema>;
+
+/**
+ * One part of a miner's log (`fbox/<deviceId>/logs`, gateway → cloud, QoS 1), answering the
+ * `miner.logs` command `id`: parts numbered from 0, the final one with `last: true`, each at most
+ * `logPartLimits.partBytes` of UTF-8 text (16 KiB, so a part stays under the smallest packet limit a
+ * broker may set, 64 KiB, even with every character escaped); then the command's ack. Control
+ * characters other than newline and tab are removed. A part may arrive twice.
+ */
+const utf8 = new TextEncoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
+const logControls = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+export const logPartLimits = { partBytes: 16 * 1024, partsMax: 256 } as const;
+export const LogPartSchema = z.object({
+  id: z.string().min(1).max(64),
+  part: z
+    .number()
+    .int()
+    .min(0)
+    .max(logPartLimits.partsMax - 1),
+  last: z.boolean(),
+  data: z
+    .string()
+    .max(logPartLimits.partBytes)
+    .overwrite((text) => text.replace(logControls, ''))
+    .refine((text) => utf8.encode(text).length <= logPartLimits.partBytes, {
+      message: `at most ${logPartLimits.partBytes} bytes`,
+    }),
+});
+export type LogPart = z.infer<typeof LogPartSchema>;
 
 export const commandStatuses = ['pending', 'sent', 'acknowledged', 'failed', 'timed_out'] as const;
 export type CommandStatus = (typeof commandStatuses)[number];

@@ -44,6 +44,8 @@ export interface IssueCommand {
   secretParams?: Record<string, unknown>;
   userId: number | null;
   batchId?: string | null;
+  /** How long the gateway has to acknowledge it, when not the configured command timeout. */
+  timeoutMs?: number;
 }
 
 /**
@@ -203,7 +205,7 @@ export class CommandService {
       created_at: now,
       sent_at: null,
       acked_at: null,
-      timeout_at: now + this.timeoutMs,
+      timeout_at: now + (input.timeoutMs ?? this.timeoutMs),
     }));
   }
 
@@ -258,7 +260,7 @@ export class CommandService {
       created_at: now,
       sent_at: null,
       acked_at: null,
-      timeout_at: now + this.timeoutMs,
+      timeout_at: now + (input.timeoutMs ?? this.timeoutMs),
     }));
     const repo = new CommandRepository(this.db);
     await repo.insert(rows);

@@ -72,6 +72,7 @@ export class IngestService {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly counters = new IngestCounters();
   private readonly appliedListeners = new Set<AppliedListener>();
+  private logPartHandler: ((fbox: FboxIdentity, payload: Buffer) => Promise<void>) | null = null;
 
   constructor(
     private readonly deps: {
@@ -109,6 +110,14 @@ export class IngestService {
     this.deps.writer.addBatchWrite(write);
   }
 
+  /**
+   * Where parts of miner logs (`fbox/<deviceId>/logs`) go: the miner log export's handler, which
+   * resolves once the part is stored. Without one they are refused (counted and logged).
+   */
+  setLogPartHandler(handler: (fbox: FboxIdentity, payload: Buffer) => Promise<void>): void {
+    this.logPartHandler = handler;
+  }
+
   /** Counters since start: of one master account's devices, or of the whole process. */
   stats(ownerId?: number): IngestStats {
     return this.counters.read(ownerId);
@@ -138,7 +147,9 @@ export class IngestService {
         ? this.onTelemetry(parsed.deviceId, payload)
         : parsed.kind === 'ack'
           ? this.deps.commands.handleAck(parsed.deviceId, payload)
-          : this.onStatus(parsed.deviceId, payload);
+          : parsed.kind === 'logs'
+            ? this.onLogPart(parsed.deviceId, payload)
+            : this.onStatus(parsed.deviceId, payload);
     const tracked = work.then(
       () => undefined,
       (error: unknown) => {
@@ -179,6 +190,13 @@ export class IngestService {
       this.queuedSamples += msg.miners.length;
       this.writing ??= this.writeAll();
     });
+  }
+
+  private async onLogPart(deviceId: string, payload: Buffer): Promise<void> {
+    const fbox = await this.deps.devices.findByDeviceId(deviceId);
+    if (!fbox) return this.reject('unknown device', { deviceId });
+    if (!this.logPartHandler) return this.reject('log part without a log export', { deviceId }, fbox);
+    await this.logPartHandler(fbox, payload);
   }
 
   private async onStatus(deviceId: string, payload: Buffer): Promise<void> {

@@ -5,12 +5,14 @@ import { alarmFeature } from './alarm/alarm.feature.js';
 import { areaFeature } from './area/area.feature.js';
 import { authFeature } from './auth/auth.feature.js';
 import { boardFeature } from './board/board.feature.js';
+import { cameraFeature } from './camera/camera.feature.js';
 import { commandFeature } from './command/command.feature.js';
 import { electricityFeature } from './electricity/electricity.feature.js';
 import { fboxFeature } from './fbox/fbox.feature.js';
 import { fboxConfigFeature } from './fbox-config/fbox-config.feature.js';
 import type { Feature } from './feature.js';
 import type { HandlerMap } from './handler.js';
+import { logExportFeature } from './log-export/log-export.feature.js';
 import { messageFeature } from './message/message.feature.js';
 import { mineFeature } from './mine/mine.feature.js';
 import { minerFeature } from './miner/miner.feature.js';
@@ -49,6 +51,8 @@ export const features = [
   notifyFeature,
   statisticFeature,
   boardFeature,
+  cameraFeature,
+  logExportFeature,
 ] as const;
 
 /** The endpoints the listed features handle (the keys of each one's handlers). */

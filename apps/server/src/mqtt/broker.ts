@@ -77,7 +77,7 @@ const notAuthorized = (code: 2 | 4 | 5) =>
 
 /**
  * The embedded MQTT broker (aedes). Each gateway logs in with its FBOX's account and is confined to
- * `fbox/<its deviceId>/`: it may publish telemetry, status and cmd/ack there and subscribe to its cmd
+ * `fbox/<its deviceId>/`: it may publish telemetry, status, hello, cmd/ack and logs there and subscribe to its cmd
  * only. The server itself does not connect as a client: it reads publishes off the broker and
  * publishes commands straight into it.
  */

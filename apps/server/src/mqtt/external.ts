@@ -80,6 +80,7 @@ export const connectExternal = async (
   const subscribed = client.subscribeAsync({
     [`${share}/fbox/+/telemetry`]: { qos: 1 },
     [`${share}/fbox/+/cmd/ack`]: { qos: 1 },
+    [`${share}/fbox/+/logs`]: { qos: 1 },
     'fbox/+/status': { qos: 1 },
     // Client key records: every process keeps them (writes are idempotent), like status.
     'fbox/+/hello': { qos: 1 },

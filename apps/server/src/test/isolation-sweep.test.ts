@@ -45,6 +45,15 @@ interface Tenant {
   messageId: number;
   /** A data board of the mine covering its FBOX. */
   boardId: number;
+  /** A camera of its FBOX, and one captured image of it. */
+  cameraId: number;
+  imageId: number;
+  /** A miner log export of the mine (its one miner). */
+  logExportId: number;
+  /** A tank board of the mine (the whole mine): a board of another type answers "not found" anyway. */
+  tankBoardId: number;
+  /** A miner commissioning board of the mine. */
+  testBoardId: number;
 }
 
 /** Field name → the object it refers to. */
@@ -64,6 +73,7 @@ const fieldRefs: Record<string, keyof Tenant> = {
   miner_id: 'minerId',
   user_id: 'userId',
   batch_id: 'batchId',
+  camera_id: 'cameraId',
 };
 
 /** What `id` / `ids` name, by the endpoint's path. */
@@ -86,6 +96,13 @@ const idRefs: [RegExp, keyof Tenant][] = [
   [/\/taskReboot\//, 'rebootTaskId'],
   [/\/taskTemp\//, 'tempTaskId'],
   [/\/admin\/area\/pool\//, 'poolSubaccountId'],
+  [/\/zlm\/capturedImage$/, 'imageId'],
+  [/\/zlm\/camera\//, 'cameraId'],
+  // A new export's `ids` name FBOXes (the sample's scope); the other calls' `id` an export.
+  [/\/admin\/log\/export$/, 'fboxId'],
+  [/\/admin\/log\/export\//, 'logExportId'],
+  [/\/fbox\.board\/tanks$/, 'tankBoardId'],
+  [/\/fbox\.board\/test$/, 'testBoardId'],
   [/\/fbox\.board\//, 'boardId'],
 ];
 
@@ -159,6 +176,36 @@ const tenant = async (
     metric: 'status',
     page_seconds: 20,
   });
+  const boardOf = (type: 'tankBoard' | 'minerBoardTest') =>
+    app.boards.save(caller, {
+      area_id: area.id,
+      type,
+      title: `${marker} ${type}`,
+      fbox_ids: [],
+      theme: 'dark',
+      metric: 'status',
+      page_seconds: 20,
+    });
+  const tankBoard = await boardOf('tankBoard');
+  const testBoard = await boardOf('minerBoardTest');
+  const logExport = await app.logExports.create(caller, {
+    area_id: area.id,
+    scope: 'fbox',
+    ids: [fbox.id],
+    from: app.clock() - 3_600_000,
+    to: app.clock(),
+  });
+  const camera = await app.cameras.save(caller, {
+    area_id: area.id,
+    fbox_id: fbox.id,
+    name: `${marker} camera`,
+    stream: `live/${marker}-cam`,
+  });
+  const image = await app.db
+    .insertInto('camera_images')
+    .values({ camera_id: camera.id, taken_at: 1_000, bytes: 4, jpeg: Buffer.from([0xff, 0xd8, 0xff, 0xd9]) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const poolSubaccount = await app.pools.saveSubaccount(caller, {
     area_id: area.id,
     pool: `${marker} pool`,
@@ -275,6 +322,11 @@ const tenant = async (
     observerLinkId: link.id,
     poolSubaccountId: poolSubaccount.id,
     boardId: board.id,
+    cameraId: camera.id,
+    imageId: image.id,
+    logExportId: logExport.id,
+    tankBoardId: tankBoard.id,
+    testBoardId: testBoard.id,
     fboxId: fbox.id,
     tankId,
     minerId: minerId!,

@@ -44,6 +44,7 @@ export const samples: Record<string, unknown> = {
   threshold: 40,
   from_day: '2025-01-01',
   to_day: '2025-01-07',
+  stream: 'live/sample',
 };
 
 export interface SampleOptions {

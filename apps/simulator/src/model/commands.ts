@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { poolName } from './catalog.js';
 import type { CommandResult, FboxModel } from './fbox.js';
 import type { Miner } from './miner.js';
+import { minerLog } from './miner-log.js';
 import type { Tank } from './tank.js';
+
+/** Bytes of log a `miner.logs` command gets when it names no bound (the newest of the window). */
+const DEFAULT_LOG_BYTES = 1024 * 1024;
 
 /** Reporting interval limits accepted by `fbox.config`, ms. */
 export const MIN_INTERVAL_MS = 1000;
@@ -51,6 +55,13 @@ const schemas = {
     setpoint: z.number().min(20).max(70).optional(),
   }),
   outlet: z.object({ status: onOff }),
+  logs: z
+    .object({
+      from: z.number().int().min(0),
+      to: z.number().int().min(0),
+      max_bytes: z.number().int().min(1024).optional(),
+    })
+    .refine((p) => p.from < p.to, 'from must be before to'),
   // Known settings are checked; other keys are stored as given.
   config: z
     .looseObject({
@@ -222,6 +233,12 @@ export const executeCommand = (model: FboxModel, command: CommandMessage, now: n
         if (!meter) throw new Refused(`unknown meter ${no}`);
         meter.energyKwh = 0;
         return { ok: true };
+      }
+      case 'miner.logs': {
+        const miner = minerOf(model, command);
+        const p = parse(schemas.logs, command.params);
+        if (!miner.isOnline(now)) throw new Refused(`miner ${miner.sn} unreachable (${miner.ip})`);
+        return { ok: true, log: minerLog(miner, p.from, p.to, now, p.max_bytes ?? DEFAULT_LOG_BYTES) };
       }
       case 'fbox.config': {
         const params = parse(schemas.config, command.params) as Record<string, unknown>;

@@ -86,6 +86,8 @@ export interface CommandResult {
   ok: boolean;
   error?: string;
   intervalMs?: number;
+  /** `miner.logs`: the log, sent in parts before the ack. */
+  log?: string;
 }
 
 const MAX_STEP_S = 5;

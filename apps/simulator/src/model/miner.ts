@@ -70,6 +70,17 @@ interface ActiveFault {
   factor: number;
 }
 
+/** Something a miner's own log records: a reboot (command, crash or power-on) or a loss of power. */
+export interface MinerEvent {
+  at: number;
+  kind: 'reboot' | 'power_off';
+  /** A reboot: when the miner is up again. */
+  until?: number;
+}
+
+/** Events a miner remembers for its log (the newest). */
+const JOURNAL_SIZE = 200;
+
 /** One simulated miner. Time moves only through `step`; all randomness comes from its own `Rng`. */
 export class Miner {
   readonly sn: string;
@@ -93,6 +104,8 @@ export class Miner {
   chipAvgTemp: number;
   chipMaxTemp: number;
   fault: ActiveFault | null = null;
+  /** Reboots and power losses, oldest first, for the miner's log. */
+  readonly journal: MinerEvent[] = [];
   /** A chip sensor that reads -999 in the next report. */
   private glitch: 'avg' | 'max' | null = null;
   private readonly noise: SmoothNoise;
@@ -161,9 +174,15 @@ export class Miner {
 
   /** Reboot: offline for `restartMs`, then up again from uptime 0. */
   reboot(now: number, offlineMs = this.timings.restartMs): void {
+    this.remember({ at: now, kind: 'reboot', until: now + offlineMs });
     this.bootUntil = now + offlineMs;
     this.uptimeS = 0;
     this.hashrateAvg = 0;
+  }
+
+  private remember(event: MinerEvent): void {
+    this.journal.push(event);
+    if (this.journal.length > JOURNAL_SIZE) this.journal.shift();
   }
 
   setPowered(on: boolean, now: number): void {
@@ -171,6 +190,7 @@ export class Miner {
     this.powered = on;
     if (on) this.reboot(now);
     else {
+      this.remember({ at: now, kind: 'power_off' });
       this.bootUntil = null;
       this.uptimeS = 0;
       this.hashrateAvg = 0;

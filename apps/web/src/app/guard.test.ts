@@ -20,14 +20,21 @@ describe('decideAccess', () => {
 
   it('lets a visitor open a built board by its kiosk link, and nothing else with one', () => {
     const kiosk = `?kiosk=${'a'.repeat(43)}`;
-    for (const path of ['/dataBoard', '/minerBoard', '/minerBigScreen'])
+    for (const path of [
+      '/dataBoard',
+      '/dataBoardNew',
+      '/minerBoard',
+      '/minerBigScreen',
+      '/minerBoardTest',
+      '/tankBoard',
+    ])
       expect(decideAccess(path, kiosk, false)).toEqual({ kind: 'allow', needsSession: false });
     expect(decideAccess('/dataBoard', '?id=1&area_id=1', false)).toEqual({
       kind: 'redirect',
       to: '/login?redirect=%2FdataBoard%3Fid%3D1%26area_id%3D1',
     });
     expect(decideAccess('/index', kiosk, false).kind).toBe('redirect');
-    expect(decideAccess('/tankBoard', kiosk, false).kind).toBe('redirect');
+    expect(decideAccess('/board/boardList', kiosk, false).kind).toBe('redirect');
   });
 
   it('sends a signed-in user away from /login to /', () => {
@@ -39,9 +46,8 @@ describe('decideAccess', () => {
     expect(decideAccess('', '', true)).toEqual({ kind: 'redirect', to: '/index' });
   });
 
-  it('sends unknown and not yet built pages to /error/404', () => {
+  it('sends unknown pages to /error/404', () => {
     expect(decideAccess('/nope', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
-    expect(decideAccess('/tankBoard', '', true)).toEqual({ kind: 'redirect', to: '/error/404' });
   });
 
   it('opens available pages, loading the session for pages in the layout', () => {

@@ -12,6 +12,17 @@ describe('form rules', () => {
   it('localizes rule keys with their parameters', () => {
     expect(localizeRule('rule.range {"min":0,"max":10000}')).toBe('Must be a number from 0 to 10000');
     expect(fieldErrorText({ field: 'x', rule: 'custom', message: 'Server says no' })).toBe('Server says no');
+    // A rule sent without its parameters: the server's whole message, never "{{max}}".
+    expect(
+      fieldErrorText({
+        field: 'to',
+        rule: 'rule.windowMaxDays',
+        message: 'the window may span at most 7 days',
+      }),
+    ).toBe('the window may span at most 7 days');
+    expect(fieldErrorText({ field: 'to', rule: 'rule.windowMaxDays {"max":7}', message: '' })).toBe(
+      'The window may span at most 7 days',
+    );
   });
 
   it('names the field of a server error, so "is required" never stands alone', async () => {

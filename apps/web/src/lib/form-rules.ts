@@ -120,7 +120,12 @@ const fieldLabel = (field: string): string | undefined => {
 export const fieldErrorText = (error: FieldError): string => {
   const label = fieldLabel(error.field);
   if (error.message && isRuleKey(error.message)) return localizeRule(error.message, label);
-  if (error.rule && isRuleKey(error.rule)) return localizeRule(error.rule, label);
+  if (error.rule && isRuleKey(error.rule)) {
+    const text = localizeRule(error.rule, label);
+    // A validation error names its rule without the rule's parameters ("at most {{max}} days"):
+    // the server's message, in the user's language, says it whole.
+    return text.includes('{{') && error.message ? error.message : text;
+  }
   return error.message || localizeRule('rule.invalid', label);
 };
 

@@ -2,6 +2,7 @@ import { defineFeature } from '../feature.js';
 import { boardsMigration } from './board.migration.js';
 import { boardHandlers } from './board.routes.js';
 import { BoardService } from './board.service.js';
+import { boardCommissioningMigration } from './board-commissioning.migration.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +13,10 @@ declare module 'fastify' {
 /** Boards of a mine: the control room's full-screen pages and what each shows (issue 15). */
 export const boardFeature = defineFeature({
   name: 'board',
-  migrations: (dialect) => ({ '0027_boards': boardsMigration(dialect) }),
+  migrations: (dialect) => ({
+    '0027_boards': boardsMigration(dialect),
+    '0030_board_commissioning': boardCommissioningMigration,
+  }),
   register(app) {
     app.decorate('boards', new BoardService(app));
   },

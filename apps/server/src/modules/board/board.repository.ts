@@ -11,6 +11,9 @@ export interface BoardRow {
   theme: BoardTheme;
   metric: BoardMetric;
   page_seconds: number;
+  test_hours: number;
+  pass_ratio: number;
+  max_chip_temp: number;
   kiosk_created_at: number | null;
   created_at: number;
   updated_at: number;
@@ -24,6 +27,9 @@ export interface BoardValues {
   theme: BoardTheme;
   metric: BoardMetric;
   page_seconds: number;
+  test_hours: number;
+  pass_ratio: number;
+  max_chip_temp: number;
   fbox_ids: number[];
 }
 
@@ -43,6 +49,9 @@ export class BoardRepository {
         'theme',
         'metric',
         'page_seconds',
+        'test_hours',
+        'pass_ratio',
+        'max_chip_temp',
         'kiosk_created_at',
         'created_at',
         'updated_at',
@@ -114,6 +123,9 @@ export class BoardRepository {
             theme: values.theme,
             metric: values.metric,
             page_seconds: values.page_seconds,
+            test_hours: values.test_hours,
+            pass_ratio: values.pass_ratio,
+            max_chip_temp: values.max_chip_temp,
             created_at: now,
             updated_at: now,
           })
@@ -128,6 +140,9 @@ export class BoardRepository {
             theme: values.theme,
             metric: values.metric,
             page_seconds: values.page_seconds,
+            test_hours: values.test_hours,
+            pass_ratio: values.pass_ratio,
+            max_chip_temp: values.max_chip_temp,
             updated_at: now,
           })
           .where('area_id', '=', areaId)
@@ -230,6 +245,17 @@ export class BoardRepository {
       .orderBy('m.outlet')
       .orderBy('m.miner_id')
       .execute();
+  }
+
+  /** The time zone of the mine's owner (`UTC+8`): the day a board's revenue counts in. */
+  async ownerTimeZone(areaId: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('areas as a')
+      .innerJoin('users as u', 'u.id', 'a.owner_id')
+      .select('u.time_zone')
+      .where('a.id', '=', areaId)
+      .executeTakeFirst();
+    return row?.time_zone ?? undefined;
   }
 
   /** Open alerts of the boxes and their tanks and miners, by level. */

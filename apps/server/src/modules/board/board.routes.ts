@@ -15,4 +15,8 @@ export const boardHandlers: HandlersFor<keyof typeof boardEndpoints> = {
   boardKioskRevoke: ({ app, user, input }) => app.boards.revokeKiosk(user, input.area_id, input.id),
   kioskDataBoard: ({ app, input }) => app.boards.kioskDataBoard(input.token),
   kioskMinerBoard: ({ app, input }) => app.boards.kioskMinerBoard(input.token),
+  tankBoard: ({ app, user, input }) => app.boards.tankBoard(user, input.area_id, input.id),
+  kioskTankBoard: ({ app, input }) => app.boards.kioskTankBoard(input.token),
+  testBoard: ({ app, user, input }) => app.boards.testBoard(user, input.area_id, input.id),
+  kioskTestBoard: ({ app, input }) => app.boards.kioskTestBoard(input.token),
 };

@@ -13,6 +13,10 @@ export interface BoardsTable {
   /** Miner boards: what colours the cells; seconds per page of FBOXes. */
   metric: Generated<BoardMetric>;
   page_seconds: Generated<number>;
+  /** Commissioning boards (migration 0030): test window (h), pass ratio (%), hottest chip (°C). */
+  test_hours: Generated<number>;
+  pass_ratio: Generated<number>;
+  max_chip_temp: Generated<number>;
   /** SHA-256 (hex) of the kiosk link's token, and when it was made; null: no link. */
   kiosk_token_hash: string | null;
   kiosk_created_at: number | null;

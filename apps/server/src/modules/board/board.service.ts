@@ -4,13 +4,23 @@ import {
   type BoardSaveBody,
   type BoardType,
   boardLimits,
+  boardTestLimits,
   Code,
   type DataBoard,
   type MinerBoard,
+  type TankBoard,
+  type TestBoard,
 } from '@fbox/contracts';
 
 /** A kiosk token as stored: its SHA-256, hex (the token itself has 256 random bits). */
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** What a save takes: the commissioning test's options may be left out (their defaults). */
+type BoardSaveInput = Omit<BoardSaveBody, 'test_hours' | 'pass_ratio' | 'max_chip_temp'> &
+  Partial<Pick<BoardSaveBody, 'test_hours' | 'pass_ratio' | 'max_chip_temp'>>;
+
+/** The types whose page shows a data board's figures (the data board and the new data board). */
+const dataBoardTypes: readonly BoardType[] = ['dataBoard', 'dataBoardNew'];
 
 /** The types whose page is the site map of miners. */
 const minerBoardTypes: readonly BoardType[] = ['minerBigScreen', 'minerBoard'];
@@ -22,8 +32,11 @@ import { notFound, requireManage } from '../device-access.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
 import { last24h, liveTotals } from '../total/total.service.js';
 import { BoardRepository } from './board.repository.js';
+import { boardRevenue } from './board-revenue.service.js';
+import { tankBoardOf } from './board-tank.service.js';
+import { testBoardOf } from './board-test.service.js';
 
-type BoardDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas'>;
+type BoardDeps = Pick<FastifyInstance, 'db' | 'clock' | 'areas' | 'revenue'>;
 
 /**
  * Boards of a mine (issue 15): who sees the mine reads its boards and what they show; masters and
@@ -47,7 +60,7 @@ export class BoardService {
    * Creates a board or edits one (its type stays). An FBOX of another mine among the covered ones
    * answers "not found", as any foreign id does, and nothing is saved.
    */
-  async save(user: AreaCaller, body: BoardSaveBody): Promise<Board> {
+  async save(user: AreaCaller, body: BoardSaveInput): Promise<Board> {
     requireManage(await this.deps.areas.requireAccess(user, body.area_id));
     const repo = this.repo();
     const fboxIds = [...new Set(body.fbox_ids)];
@@ -60,6 +73,9 @@ export class BoardService {
       theme: body.theme,
       metric: body.metric,
       page_seconds: body.page_seconds,
+      test_hours: body.test_hours ?? boardTestLimits.hours.default,
+      pass_ratio: body.pass_ratio ?? boardTestLimits.passRatio.default,
+      max_chip_temp: body.max_chip_temp ?? boardTestLimits.maxChipTemp.default,
       fbox_ids: fboxIds,
     };
     const id = (await repo.save(body.area_id, body.id, values, this.deps.clock())) ?? notFound();
@@ -119,6 +135,38 @@ export class BoardService {
     return this.minerBoardOf(areaId, id);
   }
 
+  async kioskTestBoard(token: string): Promise<TestBoard> {
+    const { areaId, id } = await this.kioskBoard(token);
+    return this.testBoardOf(areaId, id);
+  }
+
+  /** Each miner of a commissioning board's FBOXes with its test over the board's window (`TestBoardSchema`). */
+  async testBoard(user: AreaCaller, areaId: number, id: number): Promise<TestBoard> {
+    await this.deps.areas.requireAccess(user, areaId);
+    return this.testBoardOf(areaId, id);
+  }
+
+  private async testBoardOf(areaId: number, id: number): Promise<TestBoard> {
+    const { board, boxes } = await this.boardAndBoxes(areaId, id, ['minerBoardTest']);
+    return testBoardOf(this.deps.db, areaId, board, boxes, this.deps.clock());
+  }
+
+  async kioskTankBoard(token: string): Promise<TankBoard> {
+    const { areaId, id } = await this.kioskBoard(token);
+    return this.tankBoardOf(areaId, id);
+  }
+
+  /** Every tank of a tank board's FBOXes with its readings against the alert rules (`TankBoardSchema`). */
+  async tankBoard(user: AreaCaller, areaId: number, id: number): Promise<TankBoard> {
+    await this.deps.areas.requireAccess(user, areaId);
+    return this.tankBoardOf(areaId, id);
+  }
+
+  private async tankBoardOf(areaId: number, id: number): Promise<TankBoard> {
+    const { board, boxes } = await this.boardAndBoxes(areaId, id, ['tankBoard']);
+    return tankBoardOf(this.deps.db, areaId, board, boxes, this.deps.clock());
+  }
+
   /** What a data board shows now, for the FBOXes it covers (see `DataBoardSchema`). */
   async dataBoard(user: AreaCaller, areaId: number, id: number): Promise<DataBoard> {
     await this.deps.areas.requireAccess(user, areaId);
@@ -126,14 +174,15 @@ export class BoardService {
   }
 
   private async dataBoardOf(areaId: number, id: number): Promise<DataBoard> {
-    const { board, boxes } = await this.boardAndBoxes(areaId, id, ['dataBoard']);
+    const { board, boxes } = await this.boardAndBoxes(areaId, id, dataBoardTypes);
     const repo = this.repo();
     const ids = boxes.map((b) => b.id);
     const now = this.deps.clock();
-    const [miners, alerts, series] = await Promise.all([
+    const [miners, alerts, series, revenue] = await Promise.all([
       ids.length > 0 ? repo.minerCounts(areaId, ids) : [],
       ids.length > 0 ? repo.openAlertsByLevel(areaId, ids) : [],
       last24h(this.deps.db, ids, now),
+      boardRevenue(this.deps.revenue, repo, areaId, now),
     ]);
     const minersOnline = miners.filter((m) => Number(m.online) === 1);
     const online = minersOnline.reduce((sum, m) => sum + Number(m.n), 0);
@@ -142,7 +191,12 @@ export class BoardService {
     const fboxesOnline = boxes.filter((b) => b.online === 1).length;
     return {
       board,
-      fboxes: boxes.map((b) => ({ id: b.id, name: b.name, online: b.online === 1 })),
+      fboxes: boxes.map((b) => ({
+        id: b.id,
+        name: b.name,
+        online: b.online === 1,
+        hashrate: b.online === 1 ? liveTotals([b], now).hashrate : 0,
+      })),
       fbox: { online: fboxesOnline, offline: boxes.length - fboxesOnline },
       miner: { online, offline: all - online },
       online_rate: all > 0 ? Math.round((online / all) * 10_000) / 10_000 : null,
@@ -151,6 +205,7 @@ export class BoardService {
         Math.round(minersOnline.reduce((sum, m) => sum + Number(m.theoretical ?? 0), 0) * 1000) / 1000,
       alerts: { 1: level(1), 2: level(2), 3: level(3) },
       series,
+      ...(revenue && { revenue }),
       at: now,
     };
   }

@@ -104,11 +104,11 @@ describeDb('boards (fbox.board)', () => {
     expect(await t.app.db.selectFrom('board_fboxes').selectAll().execute()).toEqual([]);
   });
 
-  it('refuses an empty title, a type whose page is not built and a foreign FBOX, saving nothing', async () => {
+  it('refuses an empty title, a type that is not a board type and a foreign FBOX, saving nothing', async () => {
     const empty = await save({ title: '   ' });
     expect(empty.code).toBe(Code.VALIDATION);
     expect(empty.data.errors[0].field).toBe('title');
-    const unbuilt = await save({ type: 'tankBoard' });
+    const unbuilt = await save({ type: 'camera' });
     expect(unbuilt.code).toBe(Code.VALIDATION);
     expect(unbuilt.data.errors[0]).toMatchObject({ field: 'type', message: 'choose a board type' });
     for (const page_seconds of [4, 301, 12.5]) {

@@ -217,6 +217,19 @@ export class MinerRepository {
     return q;
   }
 
+  /**
+   * The miners the filter matches, at most `limit`, by id: what an action on "the miners of the
+   * list's filter" acts on (a miner log export).
+   */
+  matching(f: Filters, limit: number) {
+    const { literals, values } = splitFilter(f);
+    return this.filtered(this.db.selectFrom('miner_state'), values, literals)
+      .select(['miner_state.miner_id', 'miner_state.fbox_id', 'miner_state.sn'])
+      .orderBy('miner_state.miner_id')
+      .limit(limit)
+      .execute();
+  }
+
   /** The area's miners counted by online state. */
   countByOnline(areaId: number) {
     return this.db

@@ -6,6 +6,7 @@ import {
   type BuiltBoardType,
   boardMetrics,
   boardPageSeconds,
+  boardTestLimits,
   boardThemes,
   builtBoardTypes,
 } from '@fbox/contracts';
@@ -20,7 +21,7 @@ import { schemaRule } from '../../lib/form-rules';
 import { showServerErrors } from '../../lib/server-errors';
 import { useFboxOptions } from '../device';
 import { useSaveBoard } from './api';
-import { boardThemeKeys, boardTypeKeys, isMinerBoard, metricKeys } from './board-types';
+import { boardThemeKeys, boardTypeKeys, isMinerBoard, isPagedBoard, metricKeys } from './board-types';
 
 interface BoardValues {
   type: BuiltBoardType;
@@ -29,6 +30,9 @@ interface BoardValues {
   theme: BoardTheme;
   metric: BoardMetric;
   page_seconds: number | null;
+  test_hours: number | null;
+  pass_ratio: number | null;
+  max_chip_temp: number | null;
 }
 
 const shape = BoardSaveBodySchema.shape;
@@ -43,6 +47,9 @@ const blank: Partial<BoardValues> = {
   theme: 'dark',
   metric: 'status',
   page_seconds: boardPageSeconds.default,
+  test_hours: boardTestLimits.hours.default,
+  pass_ratio: boardTestLimits.passRatio.default,
+  max_chip_temp: boardTestLimits.maxChipTemp.default,
 };
 
 /** `fbox_ids.2` → `fbox_ids`: an error about one chosen FBOX shows on the select. */
@@ -61,6 +68,8 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
   const fboxes = useFboxOptions();
   const type = Form.useWatch('type', form) ?? board?.type ?? blank.type;
   const minerBoard = type !== undefined && isMinerBoard(type);
+  const paged = type !== undefined && isPagedBoard(type);
+  const commissioning = type === 'minerBoardTest';
   const onFinish = async (values: BoardValues) => {
     try {
       await save.mutateAsync({
@@ -71,9 +80,12 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
         // which the contract does not read in a form field.
         fbox_ids: (values.fbox_ids ?? []).join(','),
         theme: values.theme,
-        // The data board has neither field: what the board had (or the defaults) is kept.
+        // Fields the type does not have: what the board had (or the defaults) is kept.
         metric: values.metric ?? board?.metric ?? 'status',
         page_seconds: values.page_seconds ?? board?.page_seconds ?? boardPageSeconds.default,
+        test_hours: values.test_hours ?? board?.test_hours ?? boardTestLimits.hours.default,
+        pass_ratio: values.pass_ratio ?? board?.pass_ratio ?? boardTestLimits.passRatio.default,
+        max_chip_temp: values.max_chip_temp ?? board?.max_chip_temp ?? boardTestLimits.maxChipTemp.default,
       });
       onClose();
     } catch (error) {
@@ -87,6 +99,9 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
     theme: t('board.field.theme'),
     metric: t('board.field.metric'),
     page_seconds: t('board.field.pageSeconds'),
+    test_hours: t('board.field.testHours'),
+    pass_ratio: t('board.field.passRatio'),
+    max_chip_temp: t('board.field.maxChipTemp'),
   };
   return (
     <FormModal
@@ -149,26 +164,61 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
           />
         </Form.Item>
         {minerBoard && (
+          <Form.Item name="metric" label={labels.metric} required>
+            <Select
+              options={boardMetrics.map((metric) => ({ value: metric, label: t(metricKeys[metric]) }))}
+              data-testid="board-metric"
+            />
+          </Form.Item>
+        )}
+        {commissioning && (
           <>
-            <Form.Item name="metric" label={labels.metric} required>
-              <Select
-                options={boardMetrics.map((metric) => ({ value: metric, label: t(metricKeys[metric]) }))}
-                data-testid="board-metric"
+            <Form.Item
+              name="test_hours"
+              label={labels.test_hours}
+              required
+              rules={[schemaRule(shape.test_hours, { label: labels.test_hours })]}
+              extra={t('board.dialog.testHoursHint')}
+            >
+              <NumberInput
+                suffix={t('board.dialog.hoursUnit')}
+                style={{ width: 160 }}
+                data-testid="board-test-hours"
               />
             </Form.Item>
             <Form.Item
-              name="page_seconds"
-              label={labels.page_seconds}
-              rules={[schemaRule(shape.page_seconds, { label: labels.page_seconds })]}
-              extra={t('board.dialog.pageSecondsHint')}
+              name="pass_ratio"
+              label={labels.pass_ratio}
+              required
+              rules={[schemaRule(shape.pass_ratio, { label: labels.pass_ratio })]}
+              extra={t('board.dialog.passRatioHint')}
             >
-              <NumberInput
-                suffix={t('board.dialog.secondsUnit')}
-                style={{ width: 160 }}
-                data-testid="board-page-seconds"
-              />
+              <NumberInput suffix="%" style={{ width: 160 }} data-testid="board-pass-ratio" />
+            </Form.Item>
+            <Form.Item
+              name="max_chip_temp"
+              label={labels.max_chip_temp}
+              required
+              rules={[schemaRule(shape.max_chip_temp, { label: labels.max_chip_temp })]}
+              extra={t('board.dialog.maxChipTempHint')}
+            >
+              <NumberInput suffix="°C" style={{ width: 160 }} data-testid="board-max-chip-temp" />
             </Form.Item>
           </>
+        )}
+        {paged && (
+          <Form.Item
+            name="page_seconds"
+            label={labels.page_seconds}
+            rules={[schemaRule(shape.page_seconds, { label: labels.page_seconds })]}
+            extra={t('board.dialog.pageSecondsHint')}
+          >
+            <NumberInput
+              suffix={t('board.dialog.secondsUnit')}
+              style={{ width: 160 }}
+              data-testid="board-page-seconds"
+            />
+          </Form.Item>
         )}
       </Form>
     </FormModal>

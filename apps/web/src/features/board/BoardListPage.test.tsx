@@ -20,6 +20,9 @@ const board = (id: number, title: string, fbox_ids: number[]): Board => ({
   theme: 'dark',
   metric: 'status',
   page_seconds: 20,
+  test_hours: 24,
+  pass_ratio: 90,
+  max_chip_temp: 85,
   kiosk_created_at: null,
   created_at: at,
   updated_at: at,
@@ -121,6 +124,9 @@ describe('BoardListPage', { timeout: 30_000 }, () => {
       theme: 'light',
       metric: 'status',
       page_seconds: '20',
+      test_hours: '24',
+      pass_ratio: '90',
+      max_chip_temp: '85',
     });
     await waitFor(() => expect(screen.queryByTestId('board-form')).toBeNull());
   });
@@ -154,6 +160,38 @@ describe('BoardListPage', { timeout: 30_000 }, () => {
       title: 'Site map',
       metric: 'chip_temp',
       page_seconds: '45',
+    });
+  });
+
+  it('asks a commissioning board for its test, refusing a window out of range as typed', async () => {
+    renderPage(<BoardListPage />);
+    fireEvent.click(await screen.findByTestId('board-create', {}, { timeout: 5000 }));
+    const form = await screen.findByTestId('board-form');
+    expect(within(form).queryByTestId('board-test-hours')).toBeNull();
+    const type = within(form).getByTestId('board-type');
+    fireEvent.mouseDown(type.querySelector('.ant-select-selector') ?? type);
+    fireEvent.click(await screen.findByTitle('Miner commissioning board'));
+    fireEvent.change(within(form).getByTestId('board-title'), { target: { value: 'New FBOX' } });
+    const hours = (await within(form).findByTestId('board-test-hours')) as HTMLInputElement;
+    expect(hours.value).toBe('24');
+    expect((within(form).getByTestId('board-pass-ratio') as HTMLInputElement).value).toBe('90');
+    expect(within(form).queryByTestId('board-metric')).toBeNull();
+    fireEvent.change(hours, { target: { value: '200' } });
+    fireEvent.blur(hours);
+    fireEvent.click(screen.getByRole('button', { name: /save/i }));
+    expect(await screen.findByText('Test window must be a number from 1 to 168')).toBeTruthy();
+    expect(hours.value).toBe('200');
+    expect(writes('/index/fbox.board/save')).toEqual([]);
+
+    fireEvent.change(hours, { target: { value: '48' } });
+    fireEvent.change(within(form).getByTestId('board-max-chip-temp'), { target: { value: '80' } });
+    fireEvent.click(screen.getByRole('button', { name: /save/i }));
+    await waitFor(() => expect(writes('/index/fbox.board/save')).toHaveLength(1));
+    expect(writes('/index/fbox.board/save')[0]!.body).toMatchObject({
+      type: 'minerBoardTest',
+      test_hours: '48',
+      pass_ratio: '90',
+      max_chip_temp: '80',
     });
   });
 

@@ -1,5 +1,5 @@
 import type { DataBoard } from '@fbox/contracts';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../app/query-client';
@@ -18,13 +18,16 @@ const answer = (): DataBoard => ({
     theme: 'dark',
     metric: 'status',
     page_seconds: 20,
+    test_hours: 24,
+    pass_ratio: 90,
+    max_chip_temp: 85,
     kiosk_created_at: null,
     created_at: at,
     updated_at: at,
   },
   fboxes: [
-    { id: 3, name: 'Container 3', online: fbox3Online },
-    { id: 4, name: 'Container 4', online: false },
+    { id: 3, name: 'Container 3', online: fbox3Online, hashrate: fbox3Online ? 1234.5 : 0 },
+    { id: 4, name: 'Container 4', online: false, hashrate: 0 },
   ],
   fbox: { online: fbox3Online ? 1 : 0, offline: fbox3Online ? 1 : 2 },
   miner: { online: 180, offline: 20 },
@@ -41,11 +44,13 @@ const answer = (): DataBoard => ({
       { ts: at, hashrate: 1234.5, power_kw: 350 },
     ],
   },
+  ...(revenue && { revenue }),
   at,
 });
 
 /** The fake server's state: what it answers for the board, and whether it can be reached. */
 let fbox3Online: boolean;
+let revenue: DataBoard['revenue'];
 let boardCode: number;
 let reachable: boolean;
 const sent: string[] = [];
@@ -64,6 +69,7 @@ class FakeSocket {
 
 beforeEach(() => {
   fbox3Online = true;
+  revenue = undefined;
   boardCode = 1;
   reachable = true;
   sent.length = 0;
@@ -137,6 +143,31 @@ describe('DataBoardPage', { timeout: 30_000 }, () => {
       expect(screen.getByTestId('board-read-at').textContent).toBe('Figures read at 2026-11-25 10:00:00'),
     );
     expect(document.title).toBe('Hall A wall - FBOX Cloud System');
+  });
+
+  it("shows the mine's revenue today and yesterday when it has any, and no panel when it has none", async () => {
+    open('/dataBoard?id=5&area_id=2');
+    await screen.findByTestId('board-title');
+    expect(screen.queryByTestId('board-revenue')).toBeNull();
+    cleanup();
+    queryClient.clear();
+    revenue = {
+      coin: 'BTC',
+      fiat: 'USD',
+      time_zone: 'UTC+8',
+      today: { day: '2026-11-25', source: 'estimated', coin: 0.00000503, fiat: 0.48 },
+      yesterday: { day: '2026-11-24', source: 'pool', coin: 0.00061081, fiat: 1058.03 },
+    };
+    open('/dataBoard?id=5&area_id=2');
+    const panel = await screen.findByTestId('board-revenue');
+    // The board covers two FBOXes: the revenue is the whole mine's, and says so.
+    expect(within(panel).getByRole('heading').textContent).toBe('Revenuewhole mine');
+    expect(screen.getByTestId('board-revenue-today').textContent).toBe(
+      'TodayEstimated0.48 USD0.00000503 BTC',
+    );
+    expect(screen.getByTestId('board-revenue-yesterday').textContent).toBe(
+      'YesterdayPool-reported1,058.03 USD0.00061081 BTC',
+    );
   });
 
   it("follows the mine's live feed, and says so when the figures could not be refreshed", async () => {

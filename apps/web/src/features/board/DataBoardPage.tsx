@@ -1,34 +1,13 @@
-import type { DataBoard } from '@fbox/contracts';
-import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useDataBoard } from './api';
 import { BoardGate, BoardScreen } from './BoardScreen';
 import { type BoardAddress, boardAddress } from './board-types';
-import { BoardTimes } from './components/BoardTimes';
 import { DataBoardCharts } from './components/DataBoardCharts';
+import { BoardHeader } from './components/DataBoardHeader';
 import { DataBoardKpis } from './components/DataBoardKpis';
 import { FboxStatusGrid } from './components/FboxStatusGrid';
+import { RevenuePanel } from './components/RevenuePanel';
 import styles from './DataBoardPage.module.css';
-
-/** Title, what it covers, the time now and when its figures were read (said plainly when stale). */
-const BoardHeader = ({ data, stale }: { data: DataBoard; stale: boolean }) => {
-  const { t } = useTranslation();
-  const scope =
-    data.board.fbox_ids.length === 0
-      ? t('board.fboxes.all')
-      : t('board.fboxes.count', { count: data.fboxes.length });
-  return (
-    <header className={styles.header}>
-      <h1 className={styles.title} data-testid="board-title">
-        {data.board.title}
-      </h1>
-      <span className={styles.scope} data-testid="board-scope">
-        {scope}
-      </span>
-      <BoardTimes at={data.at} stale={stale} />
-    </header>
-  );
-};
 
 const DataBoardView = ({ address }: { address: BoardAddress }) => {
   const board = useDataBoard(address);
@@ -39,7 +18,12 @@ const DataBoardView = ({ address }: { address: BoardAddress }) => {
           <BoardHeader data={data} stale={board.isError} />
           <DataBoardKpis data={data} />
           <DataBoardCharts data={data} />
-          <FboxStatusGrid fboxes={data.fboxes} />
+          <div className={styles.side}>
+            {data.revenue && (
+              <RevenuePanel revenue={data.revenue} wholeMine={data.board.fbox_ids.length === 0} />
+            )}
+            <FboxStatusGrid fboxes={data.fboxes} />
+          </div>
         </div>
       )}
     </BoardGate>

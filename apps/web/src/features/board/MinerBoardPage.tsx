@@ -6,11 +6,12 @@ import { useMinerBoard } from './api';
 import { BoardGate, BoardScreen } from './BoardScreen';
 import { type BoardAddress, boardAddress } from './board-types';
 import { BoardTimes } from './components/BoardTimes';
+import { MinerCard } from './components/MinerCard';
 import { MinerLegend } from './components/MinerLegend';
 import { MinerSiteMap } from './components/MinerSiteMap';
 import { MinerTotals } from './components/MinerTotals';
 import styles from './MinerBoardPage.module.css';
-import { typicalPowerW } from './miner-colours';
+import { type BoardMiner, minerBand, typicalPowerW } from './miner-colours';
 import { buildSiteMap } from './site-map';
 import { useMapPages } from './use-map-pages';
 
@@ -58,8 +59,8 @@ const MinerBoardLayout = ({
           page={pages.page}
           width={pages.width}
           metrics={pages.metrics}
-          metric={data.board.metric}
-          typicalW={typicalW}
+          bandOf={(miner: BoardMiner) => minerBand(data.board.metric, miner, typicalW)}
+          card={(miner, anchor) => <MinerCard miner={miner} anchor={anchor} />}
         />
       </div>
     </div>

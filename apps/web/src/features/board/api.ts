@@ -17,6 +17,8 @@ export const boardKeys = {
   screens: () => [...boardKeys.all, 'screen'] as const,
   screen: (address: BoardAddress) => [...boardKeys.screens(), 'data', address] as const,
   minerScreen: (address: BoardAddress) => [...boardKeys.screens(), 'miners', address] as const,
+  tankScreen: (address: BoardAddress) => [...boardKeys.screens(), 'tanks', address] as const,
+  testScreen: (address: BoardAddress) => [...boardKeys.screens(), 'test', address] as const,
 };
 
 /** The boards of the selected mine (at most `boardLimits.perMine`, so not paged). */
@@ -75,6 +77,36 @@ export const useMinerBoard = (address: BoardAddress) =>
       address.kiosk
         ? call('kioskMinerBoard', { token: address.kiosk }, quiet)
         : call('minerBoard', { area_id: address.areaId, id: address.id }, quiet),
+    enabled: address.named,
+    refetchInterval: fallbackRefetchInterval,
+  });
+
+/**
+ * What a tank board shows: every tank of the board's FBOXes with its readings against the alert
+ * rules' thresholds. Like the data board: the board's own mine, refreshed by live messages.
+ */
+export const useTankBoard = (address: BoardAddress) =>
+  useQuery({
+    queryKey: boardKeys.tankScreen(address),
+    queryFn: () =>
+      address.kiosk
+        ? call('kioskTankBoard', { token: address.kiosk }, quiet)
+        : call('tankBoard', { area_id: address.areaId, id: address.id }, quiet),
+    enabled: address.named,
+    refetchInterval: fallbackRefetchInterval,
+  });
+
+/**
+ * What a miner commissioning board shows: each miner of the board's FBOXes with its test over the
+ * board's window. Live messages refresh it like the other boards.
+ */
+export const useTestBoard = (address: BoardAddress) =>
+  useQuery({
+    queryKey: boardKeys.testScreen(address),
+    queryFn: () =>
+      address.kiosk
+        ? call('kioskTestBoard', { token: address.kiosk }, quiet)
+        : call('testBoard', { area_id: address.areaId, id: address.id }, quiet),
     enabled: address.named,
     refetchInterval: fallbackRefetchInterval,
   });

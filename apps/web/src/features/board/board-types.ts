@@ -65,3 +65,7 @@ export const metricKeys = {
 
 /** The types whose page is the site map of miners (they have a metric and pages). */
 export const isMinerBoard = (type: BoardType): boolean => type === 'minerBoard' || type === 'minerBigScreen';
+
+/** The types whose page turns through pages when what it shows does not fit (seconds per page). */
+export const isPagedBoard = (type: BoardType): boolean =>
+  isMinerBoard(type) || type === 'tankBoard' || type === 'minerBoardTest';

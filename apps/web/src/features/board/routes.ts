@@ -15,8 +15,8 @@ export const boardGroup: RouteGroup = {
 };
 
 /**
- * Full-screen boards outside the layout (hidden pages of spec §2), one per board type. Those
- * without a page are planned: `builtBoardTypes` in the contracts lists the ones that can be made.
+ * Full-screen boards outside the layout (hidden pages of spec §2), one per board type
+ * (`builtBoardTypes` in the contracts lists the ones that can be made).
  */
 export const boardScreens: RouteDescriptor[] = [
   {
@@ -33,8 +33,20 @@ export const boardScreens: RouteDescriptor[] = [
     page: () => import('./MinerBoardPage').then((m) => m.MinerBoardPage),
     meta: { titleKey: 'app.route.minerBoard', hidden: true },
   },
-  { path: '/minerBoardTest', layout: 'bare', meta: { titleKey: 'app.route.minerBoardTest', hidden: true } },
-  { path: '/tankBoard', layout: 'bare', meta: { titleKey: 'app.route.tankBoard', hidden: true } },
+  {
+    path: '/minerBoardTest',
+    layout: 'bare',
+    kiosk: true,
+    page: () => import('./TestBoardPage').then((m) => m.TestBoardPage),
+    meta: { titleKey: 'app.route.minerBoardTest', hidden: true },
+  },
+  {
+    path: '/tankBoard',
+    layout: 'bare',
+    kiosk: true,
+    page: () => import('./TankBoardPage').then((m) => m.TankBoardPage),
+    meta: { titleKey: 'app.route.tankBoard', hidden: true },
+  },
   {
     path: '/dataBoard',
     layout: 'bare',
@@ -42,5 +54,11 @@ export const boardScreens: RouteDescriptor[] = [
     page: () => import('./DataBoardPage').then((m) => m.DataBoardPage),
     meta: { titleKey: 'app.route.dataBoard', hidden: true },
   },
-  { path: '/dataBoardNew', layout: 'bare', meta: { titleKey: 'app.route.dataBoardNew', hidden: true } },
+  {
+    path: '/dataBoardNew',
+    layout: 'bare',
+    kiosk: true,
+    page: () => import('./DataBoardNewPage').then((m) => m.DataBoardNewPage),
+    meta: { titleKey: 'app.route.dataBoardNew', hidden: true },
+  },
 ];

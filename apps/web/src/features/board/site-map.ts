@@ -2,25 +2,34 @@ import type { MinerBoard } from '@fbox/contracts';
 import type { BoardMiner } from './miner-colours';
 import type { MapFbox } from './miner-layout';
 
+/** What the site map needs of a miner to place it (the miner and commissioning boards' miners). */
+export interface SiteMiner {
+  id: number;
+  fbox_id: number;
+  tank_no: number | null;
+  slot: number | null;
+  online: boolean;
+}
+
 /** A group of an FBOX's block: one tank's miners, or those outside tanks (`tank` null). */
-export interface SiteGroup {
+export interface SiteGroup<M extends SiteMiner = BoardMiner> {
   key: string;
   tank: { no: number; name: string } | null;
-  miners: BoardMiner[];
+  miners: M[];
 }
 
 /** An FBOX of the site map: its tanks by position, then the miners outside tanks. */
-export interface SiteFbox {
+export interface SiteFbox<M extends SiteMiner = BoardMiner> {
   id: number;
   name: string;
   online: boolean;
-  groups: SiteGroup[];
+  groups: SiteGroup<M>[];
   minersOnline: number;
   miners: number;
 }
 
 /** Slot (PDU outlet) order; miners without a slot after those with one, then by id. */
-const bySlot = (a: BoardMiner, b: BoardMiner) =>
+const bySlot = (a: SiteMiner, b: SiteMiner) =>
   (a.slot ?? Number.MAX_SAFE_INTEGER) - (b.slot ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
 
 /**
@@ -28,8 +37,11 @@ const bySlot = (a: BoardMiner, b: BoardMiner) =>
  * tanks by position with their miners in slot order, and a group for miners outside tanks (a miner
  * naming a tank its FBOX does not list counts as outside).
  */
-export const buildSiteMap = (data: MinerBoard): SiteFbox[] => {
-  const byFbox = new Map<number, BoardMiner[]>();
+export const buildSiteMap = <M extends SiteMiner = BoardMiner>(data: {
+  fboxes: MinerBoard['fboxes'];
+  miners: M[];
+}): SiteFbox<M>[] => {
+  const byFbox = new Map<number, M[]>();
   for (const miner of data.miners) {
     const list = byFbox.get(miner.fbox_id);
     if (list) list.push(miner);
@@ -39,7 +51,7 @@ export const buildSiteMap = (data: MinerBoard): SiteFbox[] => {
     const miners = byFbox.get(fbox.id) ?? [];
     const tanks = [...fbox.tanks].sort((a, b) => a.no - b.no);
     const known = new Set(tanks.map((tank) => tank.no));
-    const groups: SiteGroup[] = tanks.map((tank) => ({
+    const groups: SiteGroup<M>[] = tanks.map((tank) => ({
       key: `tank-${tank.no}`,
       tank: { no: tank.no, name: tank.name },
       miners: miners.filter((m) => m.tank_no === tank.no).sort(bySlot),
@@ -58,5 +70,5 @@ export const buildSiteMap = (data: MinerBoard): SiteFbox[] => {
 };
 
 /** What the layout needs of the site map: the size of each FBOX's groups. */
-export const layoutShape = (fboxes: readonly SiteFbox[]): MapFbox[] =>
+export const layoutShape = <M extends SiteMiner>(fboxes: readonly SiteFbox<M>[]): MapFbox[] =>
   fboxes.map((fbox) => ({ id: fbox.id, groups: fbox.groups.map((group) => group.miners.length) }));

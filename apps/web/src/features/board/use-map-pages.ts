@@ -7,7 +7,7 @@ import {
   pageFboxes,
   pitchLimits,
 } from './miner-layout';
-import { layoutShape, type SiteFbox } from './site-map';
+import { layoutShape, type SiteFbox, type SiteMiner } from './site-map';
 
 interface Size {
   width: number;
@@ -17,7 +17,7 @@ interface Size {
 }
 
 /** The size of an element, followed as the window (or anything above) resizes it. */
-const useElementSize = (ref: RefObject<HTMLElement | null>): Size => {
+export const useElementSize = (ref: RefObject<HTMLElement | null>): Size => {
   const [size, setSize] = useState<Size>(() => ({ width: 0, height: 0, screen: window.innerHeight }));
   useLayoutEffect(() => {
     const element = ref.current;
@@ -62,7 +62,10 @@ export interface MapPages {
  * `pageSeconds` when the FBOXes do not all fit legibly. Recomputed when the area or the map's
  * shape (FBOXes, tanks, miners per tank) changes, not on every reading.
  */
-export const useMapPages = (fboxes: readonly SiteFbox[], pageSeconds: number): MapPages => {
+export const useMapPages = <M extends SiteMiner>(
+  fboxes: readonly SiteFbox<M>[],
+  pageSeconds: number,
+): MapPages => {
   const ref = useRef<HTMLDivElement>(null);
   const size = useElementSize(ref);
   // The shape (as text) stands for the FBOXes: new readings of the same miners keep the pages.

@@ -29,6 +29,7 @@ import {
   showText,
   showVoltage,
 } from '../../lib/values';
+import { CamerasSection } from '../camera';
 import { useDeleteFbox, useFboxDetail } from './api-fbox';
 import { DeviceMiners } from './components/DeviceMiners';
 import styles from './components/device.module.css';
@@ -291,6 +292,7 @@ const BoxDetail = ({ hydro }: { hydro: boolean }) => {
       </Row>
       <MqttCard fbox={fbox} canRegenerate={can('fboxRegenerateMqtt')} />
       <FboxHistory id={fbox.id} />
+      <CamerasSection fboxId={fbox.id} />
       <Tanks fbox={fbox} />
       <DeviceMiners filter={{ fbox_id: String(fbox.id) }} />
       {dialog === 'edit' && <FboxFormDialog open fbox={fbox} onClose={() => setDialog(null)} />}

@@ -9,6 +9,18 @@ export interface CardAnchor {
   rect: { left: number; top: number; right: number; bottom: number };
 }
 
+/** Where a card goes: beside its cell, on the side with more room, so it stays on the screen. */
+export const cardPlace = ({ rect }: CardAnchor) => {
+  const width = window.innerWidth;
+  const height = window.innerHeight;
+  return {
+    ...((rect.left + rect.right) / 2 > width / 2
+      ? { right: width - rect.left + 8 }
+      : { left: rect.right + 8 }),
+    ...((rect.top + rect.bottom) / 2 > height / 2 ? { bottom: height - rect.bottom } : { top: rect.top }),
+  };
+};
+
 /** W → kW for the power shown; -999 stays no data. */
 const kw = (watts: number) => (watts === -999 ? -999 : watts / 1000);
 
@@ -19,15 +31,7 @@ const kw = (watts: number) => (watts === -999 ? -999 : watts / 1000);
  */
 export const MinerCard = ({ miner, anchor }: { miner: BoardMiner; anchor: CardAnchor }) => {
   const { t } = useTranslation();
-  const { rect } = anchor;
-  const width = window.innerWidth;
-  const height = window.innerHeight;
-  const place = {
-    ...((rect.left + rect.right) / 2 > width / 2
-      ? { right: width - rect.left + 8 }
-      : { left: rect.right + 8 }),
-    ...((rect.top + rect.bottom) / 2 > height / 2 ? { bottom: height - rect.bottom } : { top: rect.top }),
-  };
+  const place = cardPlace(anchor);
   const ratio = minerHashrateRatio(miner);
   const state = !miner.online
     ? t('common.status.offline')

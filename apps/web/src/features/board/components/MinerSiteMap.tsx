@@ -1,35 +1,33 @@
-import type { BoardMetric } from '@fbox/contracts';
-import { type CSSProperties, type SyntheticEvent, useMemo, useState } from 'react';
+import { type CSSProperties, type ReactNode, type SyntheticEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from '../MinerBoardPage.module.css';
-import { type BoardMiner, minerBand } from '../miner-colours';
 import { blockWidth, cellGap, cellsPerRow, type MapMetrics, type MapPage } from '../miner-layout';
-import type { SiteFbox, SiteGroup } from '../site-map';
-import { type CardAnchor, MinerCard } from './MinerCard';
+import type { SiteFbox, SiteGroup, SiteMiner } from '../site-map';
+import type { CardAnchor } from './MinerCard';
 import { OnlineDot } from './OnlineDot';
 
-interface Cells {
-  metric: BoardMetric;
-  typicalW: number | null;
+interface Cells<M extends SiteMiner> {
+  /** The band a miner's cell shows (its colour, by `data-colour` in the CSS). */
+  bandOf: (miner: M) => string;
   style: CSSProperties;
 }
 
-/** A group's cells in slot order, each coloured by the board's metric (its band in `data-colour`). */
-const GroupCells = ({ group, cells }: { group: SiteGroup; cells: Cells }) => (
+/** A group's cells in slot order, each coloured by its band (in `data-colour`). */
+const GroupCells = <M extends SiteMiner>({ group, cells }: { group: SiteGroup<M>; cells: Cells<M> }) => (
   <div className={styles.cells} style={cells.style}>
     {group.miners.map((miner) => (
       <span
         key={miner.id}
         className={styles.cell}
         data-miner={miner.id}
-        data-colour={minerBand(cells.metric, miner, cells.typicalW)}
+        data-colour={cells.bandOf(miner)}
         data-testid={`miner-cell-${miner.id}`}
       />
     ))}
   </div>
 );
 
-const FboxBlock = ({ fbox, cells }: { fbox: SiteFbox; cells: Cells }) => {
+const FboxBlock = <M extends SiteMiner>({ fbox, cells }: { fbox: SiteFbox<M>; cells: Cells<M> }) => {
   const { t } = useTranslation();
   return (
     <section className={styles.fbox} data-testid={`miner-board-fbox-${fbox.id}`}>
@@ -55,25 +53,26 @@ const FboxBlock = ({ fbox, cells }: { fbox: SiteFbox; cells: Cells }) => {
 
 /**
  * The site map of one page: its FBOXes in `page.columns` blocks per row, every miner a square cell
- * of `page.pitch`. One card serves every cell: the map listens for the pointer (event delegation on
- * `data-miner`), so ten thousand cells cost ten thousand spans and nothing more.
+ * of `page.pitch` coloured by `bandOf`. One card (`card`) serves every cell: the map listens for the
+ * pointer (event delegation on `data-miner`), so ten thousand cells cost ten thousand spans and
+ * nothing more.
  */
-export const MinerSiteMap = ({
+export const MinerSiteMap = <M extends SiteMiner>({
   fboxes,
   minersById,
   page,
   width,
   metrics,
-  metric,
-  typicalW,
+  bandOf,
+  card,
 }: {
-  fboxes: readonly SiteFbox[];
-  minersById: ReadonlyMap<number, BoardMiner>;
+  fboxes: readonly SiteFbox<M>[];
+  minersById: ReadonlyMap<number, M>;
   page: MapPage;
   width: number;
   metrics: MapMetrics & { unit: number };
-  metric: BoardMetric;
-  typicalW: number | null;
+  bandOf: (miner: M) => string;
+  card: (miner: M, anchor: CardAnchor) => ReactNode;
 }) => {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<CardAnchor | null>(null);
@@ -85,9 +84,8 @@ export const MinerSiteMap = ({
   const cell = page.pitch - gap;
   const measured = cellsPerRow(blockWidth(width, page.columns, metrics) - 2 * metrics.pad, page.pitch);
   const perRow = width > 0 && measured > 0 ? measured : 12;
-  const cells: Cells = {
-    metric,
-    typicalW,
+  const cells: Cells<M> = {
+    bandOf,
     style: {
       gridTemplateColumns: `repeat(${perRow}, ${cell}px)`,
       gridAutoRows: `${cell}px`,
@@ -137,7 +135,7 @@ export const MinerSiteMap = ({
           ))}
         </div>
       )}
-      {anchor && miner && <MinerCard miner={miner} anchor={anchor} />}
+      {anchor && miner && card(miner, anchor)}
     </div>
   );
 };
