@@ -5,9 +5,18 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
 const simulator = fileURLToPath(new URL('./apps/simulator/src/index.ts', import.meta.url));
+const collector = fileURLToPath(new URL('./apps/collector/src/index.ts', import.meta.url));
 
 /** Projects in the order their files are queued (web late: queued first, AlertRulesPage's React work twice outlived its jsdom). */
-const projectOrder = ['contracts', 'simulator', 'server-postgres', 'server-sqlite', 'web', 'e2e'];
+const projectOrder = [
+  'contracts',
+  'simulator',
+  'collector',
+  'server-postgres',
+  'server-sqlite',
+  'web',
+  'e2e',
+];
 /** Server files that wait on processes of their own (crashes, restarts, an outage): long whatever their size. */
 const processTest = /(crash|processes|outage)\.test\.ts$/;
 
@@ -55,7 +64,9 @@ const serverSuite = (db: 'sqlite' | 'postgres') => ({
  * (skipped when no PostgreSQL answers and TEST_DATABASE_URL is unset; CI sets it, so CI runs both).
  */
 export default defineConfig({
-  resolve: { alias: { '@fbox/contracts': contracts, '@fbox/simulator': simulator } },
+  resolve: {
+    alias: { '@fbox/contracts': contracts, '@fbox/simulator': simulator, '@fbox/collector': collector },
+  },
   test: {
     sequence: { sequencer: LongestFirst },
     // Vitest's default in a run is one worker fewer than the CPUs: one on a 2-core CI machine. The
@@ -71,6 +82,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: { name: 'collector', include: ['apps/collector/src/**/*.test.ts'], environment: 'node' },
       },
       'apps/web/vitest.config.ts',
       {
