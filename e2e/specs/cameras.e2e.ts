@@ -108,6 +108,38 @@ describe('cameras', () => {
     await context.close();
   });
 
+  it("shows a camera's latest snapshot as a data board's camera tile, also on a kiosk link", async () => {
+    const cameras = await api.postJson<{ id: number; name: string }[]>(`${ZLM}/camera/list`, {
+      area_id: areaId,
+    });
+    expect(cameras.code).toBe(1);
+    const aisle = cameras.data.find((c) => c.name === `${boxName} aisle`)!;
+    const saved = await api.postJson<{ id: number; camera_id: number }>('/index/fbox.board/save', {
+      area_id: areaId,
+      type: 'dataBoard',
+      title: 'Gate wall',
+      camera_id: aisle.id,
+    });
+    expect(saved.data.camera_id).toBe(aisle.id);
+    const kiosk = await api.postJson<{ token: string }>('/index/fbox.board/kiosk_create', {
+      area_id: areaId,
+      id: saved.data.id,
+    });
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.url}/dataBoard?kiosk=${kiosk.data.token}`);
+    const tile = page.getByTestId('board-camera');
+    await tile.waitFor();
+    expect(await tile.innerText()).toContain(`${boxName} aisle`);
+    // The snapshot itself, read by the kiosk token (no session in this browser).
+    await expect.poll(() => tile.getByTestId('board-camera-image').evaluate(naturalWidth)).toBe(480);
+    await shoot(page, 'camera-tile-kiosk');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('shows them in Chinese', async () => {
     const { page, context, errors, section } = await openDetail('zh');
     const table = section.getByTestId('camera-table');

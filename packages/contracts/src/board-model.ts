@@ -75,6 +75,8 @@ export const BoardSchema = z.object({
   test_hours: z.number().int(),
   pass_ratio: z.number().int(),
   max_chip_temp: z.number().int(),
+  /** Data boards: the camera whose latest snapshot a tile shows; null: no camera tile. */
+  camera_id: z.number().int().nullable(),
   /** When its kiosk link was made; null: it has none. */
   kiosk_created_at: z.number().nullable(),
   created_at: z.number(),
@@ -120,5 +122,7 @@ export const BoardSaveBodySchema = AreaScopeSchema.extend({
     intRange(boardTestLimits.maxChipTemp.min, boardTestLimits.maxChipTemp.max),
     boardTestLimits.maxChipTemp.default,
   ),
+  /** Data boards: a camera of the mine for the camera tile; missing, '' or null: none. */
+  camera_id: z.preprocess((v) => (v === '' || v === null ? undefined : v), IdSchema.optional()),
 });
 export type BoardSaveBody = z.infer<typeof BoardSaveBodySchema>;

@@ -63,6 +63,18 @@ export const DataBoardSchema = z.object({
   }),
   /** Absent when the mine has neither revenue settings nor pool credits for those days. */
   revenue: BoardRevenueSchema.optional(),
+  /**
+   * The camera tile (the board's camera): its latest snapshot (null: none kept), read by the
+   * captured-image call, or on a kiosk link by `kiosk_camera_image`. Absent without a camera.
+   */
+  camera: z
+    .object({
+      id: count,
+      name: z.string(),
+      fbox_name: z.string(),
+      image: z.object({ id: count, taken_at: z.number() }).nullable(),
+    })
+    .optional(),
   /** When the figures were read (server time, epoch ms). */
   at: z.number(),
 });

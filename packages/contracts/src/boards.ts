@@ -4,7 +4,7 @@ import { DataBoardSchema, MinerBoardSchema, TankBoardSchema, TestBoardSchema } f
 import { AreaIdBodySchema, AreaScopeSchema } from './devices.js';
 import { endpoint } from './endpoint.js';
 import { listOf } from './envelope.js';
-import { rule } from './rules.js';
+import { IdSchema, rule } from './rules.js';
 
 export * from './board-model.js';
 export * from './board-views.js';
@@ -81,6 +81,18 @@ export const boardEndpoints = {
     permission: 'public',
     query: KioskTokenSchema,
     data: DataBoardSchema,
+  }),
+  /**
+   * The latest snapshot a data board's camera tile shows, by the kiosk token alone: the JPEG of an
+   * image of that board's camera (any other image, or a board without a camera → not found).
+   */
+  kioskCameraImage: endpoint({
+    method: 'GET',
+    path: '/index/fbox.board/kiosk_camera_image',
+    permission: 'public',
+    query: KioskTokenSchema.extend({ id: IdSchema }),
+    data: z.string(),
+    download: true,
   }),
   /** As `kioskDataBoard`, for a miner board. */
   kioskMinerBoard: endpoint({

@@ -68,6 +68,9 @@ const optionalId = z.preprocess((v) => (v === '' || v === null ? undefined : v),
 export const CameraFboxBodySchema = AreaScopeSchema.extend({ fbox_id: IdSchema });
 export type CameraFboxBody = z.infer<typeof CameraFboxBodySchema>;
 
+/** The cameras of one FBOX, or (no `fbox_id`) of every FBOX of the mine (a board's camera tile). */
+export const CameraListBodySchema = AreaScopeSchema.extend({ fbox_id: optionalId });
+
 /** Adds a camera to an FBOX, or edits the one `id` names (it may move to another FBOX of the mine). */
 export const CameraSaveBodySchema = CameraFboxBodySchema.extend({
   id: optionalId,
@@ -157,7 +160,7 @@ export const cameraEndpoints = {
     method: 'POST',
     path: `${ZLM}/camera/list`,
     permission: 'user',
-    body: CameraFboxBodySchema,
+    body: CameraListBodySchema,
     data: z.array(CameraSchema),
   }),
   cameraSave: endpoint({

@@ -14,6 +14,7 @@ export interface BoardRow {
   test_hours: number;
   pass_ratio: number;
   max_chip_temp: number;
+  camera_id: number | null;
   kiosk_created_at: number | null;
   created_at: number;
   updated_at: number;
@@ -30,6 +31,7 @@ export interface BoardValues {
   test_hours: number;
   pass_ratio: number;
   max_chip_temp: number;
+  camera_id: number | null;
   fbox_ids: number[];
 }
 
@@ -52,6 +54,7 @@ export class BoardRepository {
         'test_hours',
         'pass_ratio',
         'max_chip_temp',
+        'camera_id',
         'kiosk_created_at',
         'created_at',
         'updated_at',
@@ -92,6 +95,50 @@ export class BoardRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** Whether the camera is one of the mine's (an FBOX of the mine holds it). */
+  async cameraOf(areaId: number, cameraId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('cameras')
+      .innerJoin('fboxes', 'fboxes.id', 'cameras.fbox_id')
+      .select('cameras.id')
+      .where('cameras.id', '=', cameraId)
+      .where('fboxes.area_id', '=', areaId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** A data board's camera tile: the camera, its FBOX's name and its latest snapshot. */
+  async cameraTile(areaId: number, cameraId: number) {
+    const camera = await this.db
+      .selectFrom('cameras')
+      .innerJoin('fboxes', 'fboxes.id', 'cameras.fbox_id')
+      .select(['cameras.id', 'cameras.name', 'fboxes.name as fbox_name'])
+      .where('cameras.id', '=', cameraId)
+      .where('fboxes.area_id', '=', areaId)
+      .executeTakeFirst();
+    if (!camera) return undefined;
+    const image = await this.db
+      .selectFrom('camera_images')
+      .select(['id', 'taken_at'])
+      .where('camera_id', '=', cameraId)
+      .orderBy('taken_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return { ...camera, image: image ? { id: image.id, taken_at: Number(image.taken_at) } : null };
+  }
+
+  /** The JPEG of an image of the camera (undefined when the image is another camera's or gone). */
+  async cameraImage(cameraId: number, imageId: number) {
+    const row = await this.db
+      .selectFrom('camera_images')
+      .select(['jpeg', 'taken_at'])
+      .where('id', '=', imageId)
+      .where('camera_id', '=', cameraId)
+      .executeTakeFirst();
+    return row && { jpeg: row.jpeg, taken_at: Number(row.taken_at) };
+  }
+
   /** Which of `ids` are FBOXes of the mine. */
   async fboxesOf(areaId: number, ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];
@@ -126,6 +173,7 @@ export class BoardRepository {
             test_hours: values.test_hours,
             pass_ratio: values.pass_ratio,
             max_chip_temp: values.max_chip_temp,
+            camera_id: values.camera_id,
             created_at: now,
             updated_at: now,
           })
@@ -143,6 +191,7 @@ export class BoardRepository {
             test_hours: values.test_hours,
             pass_ratio: values.pass_ratio,
             max_chip_temp: values.max_chip_temp,
+            camera_id: values.camera_id,
             updated_at: now,
           })
           .where('area_id', '=', areaId)

@@ -14,6 +14,7 @@ export const boardHandlers: HandlersFor<keyof typeof boardEndpoints> = {
   boardKioskCreate: ({ app, user, input }) => app.boards.createKiosk(user, input.area_id, input.id),
   boardKioskRevoke: ({ app, user, input }) => app.boards.revokeKiosk(user, input.area_id, input.id),
   kioskDataBoard: ({ app, input }) => app.boards.kioskDataBoard(input.token),
+  kioskCameraImage: ({ app, input }) => app.boards.kioskCameraImage(input.token, input.id),
   kioskMinerBoard: ({ app, input }) => app.boards.kioskMinerBoard(input.token),
   tankBoard: ({ app, user, input }) => app.boards.tankBoard(user, input.area_id, input.id),
   kioskTankBoard: ({ app, input }) => app.boards.kioskTankBoard(input.token),

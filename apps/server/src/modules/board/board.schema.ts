@@ -17,6 +17,8 @@ export interface BoardsTable {
   test_hours: Generated<number>;
   pass_ratio: Generated<number>;
   max_chip_temp: Generated<number>;
+  /** Data boards: the camera tile's camera (migration 0031_board_camera); null: none. */
+  camera_id: number | null;
   /** SHA-256 (hex) of the kiosk link's token, and when it was made; null: no link. */
   kiosk_token_hash: string | null;
   kiosk_created_at: number | null;

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import {
   type Board,
   type BoardSaveBody,
@@ -30,6 +31,7 @@ import { ApiError } from '../../lib/api-error.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound, requireManage } from '../device-access.js';
 import { FboxRepository } from '../fbox/fbox.repository.js';
+import type { FileDownload } from '../handler.js';
 import { last24h, liveTotals } from '../total/total.service.js';
 import { BoardRepository } from './board.repository.js';
 import { boardRevenue } from './board-revenue.service.js';
@@ -65,6 +67,9 @@ export class BoardService {
     const repo = this.repo();
     const fboxIds = [...new Set(body.fbox_ids)];
     if ((await repo.fboxesOf(body.area_id, fboxIds)).length !== fboxIds.length) notFound();
+    // A camera of another mine answers "not found" like any foreign id; only data boards keep one.
+    const cameraId = dataBoardTypes.includes(body.type) ? (body.camera_id ?? null) : null;
+    if (cameraId !== null && !(await repo.cameraOf(body.area_id, cameraId))) notFound();
     if (body.id === undefined && (await repo.count(body.area_id)) >= boardLimits.perMine)
       throw new ApiError(Code.CONFLICT, 'api.boardLimit');
     const values = {
@@ -76,6 +81,7 @@ export class BoardService {
       test_hours: body.test_hours ?? boardTestLimits.hours.default,
       pass_ratio: body.pass_ratio ?? boardTestLimits.passRatio.default,
       max_chip_temp: body.max_chip_temp ?? boardTestLimits.maxChipTemp.default,
+      camera_id: cameraId,
       fbox_ids: fboxIds,
     };
     const id = (await repo.save(body.area_id, body.id, values, this.deps.clock())) ?? notFound();
@@ -130,6 +136,20 @@ export class BoardService {
     return this.dataBoardOf(areaId, id);
   }
 
+  /** The JPEG of a snapshot of the kiosk board's camera (any other image: "not found"). */
+  async kioskCameraImage(token: string, imageId: number): Promise<FileDownload> {
+    const { areaId, id } = await this.kioskBoard(token);
+    const repo = this.repo();
+    const [board] = await repo.list(areaId, id);
+    if (!board || board.camera_id === null || !dataBoardTypes.includes(board.type)) return notFound();
+    const image = (await repo.cameraImage(board.camera_id, imageId)) ?? notFound();
+    return {
+      filename: `camera-${board.camera_id}-${image.taken_at}.jpg`,
+      contentType: 'image/jpeg',
+      body: Readable.from([image.jpeg]),
+    };
+  }
+
   async kioskMinerBoard(token: string): Promise<MinerBoard> {
     const { areaId, id } = await this.kioskBoard(token);
     return this.minerBoardOf(areaId, id);
@@ -178,11 +198,12 @@ export class BoardService {
     const repo = this.repo();
     const ids = boxes.map((b) => b.id);
     const now = this.deps.clock();
-    const [miners, alerts, series, revenue] = await Promise.all([
+    const [miners, alerts, series, revenue, camera] = await Promise.all([
       ids.length > 0 ? repo.minerCounts(areaId, ids) : [],
       ids.length > 0 ? repo.openAlertsByLevel(areaId, ids) : [],
       last24h(this.deps.db, ids, now),
       boardRevenue(this.deps.revenue, repo, areaId, now),
+      board.camera_id === null ? undefined : repo.cameraTile(areaId, board.camera_id),
     ]);
     const minersOnline = miners.filter((m) => Number(m.online) === 1);
     const online = minersOnline.reduce((sum, m) => sum + Number(m.n), 0);
@@ -206,6 +227,7 @@ export class BoardService {
       alerts: { 1: level(1), 2: level(2), 3: level(3) },
       series,
       ...(revenue && { revenue }),
+      ...(camera && { camera }),
       at: now,
     };
   }

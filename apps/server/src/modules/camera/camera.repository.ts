@@ -83,6 +83,17 @@ export class CameraRepository {
     return rows.map(CameraRepository.row);
   }
 
+  /** Every camera of the mine's FBOXes, by FBOX and name. */
+  async listByArea(areaId: number): Promise<CameraRow[]> {
+    const rows = await this.cameras()
+      .where('f.area_id', '=', areaId)
+      .orderBy('f.name')
+      .orderBy('c.name')
+      .orderBy('c.id')
+      .execute();
+    return rows.map(CameraRepository.row);
+  }
+
   /** A camera of an FBOX of the mine; undefined for any other id. */
   async find(areaId: number, id: number): Promise<CameraRow | undefined> {
     const row = await this.cameras()

@@ -70,7 +70,12 @@ export class CameraService {
     return access;
   }
 
-  async list(user: AreaCaller, areaId: number, fboxId: number): Promise<Camera[]> {
+  /** The cameras of an FBOX of the mine, or of the whole mine when no FBOX is named. */
+  async list(user: AreaCaller, areaId: number, fboxId: number | undefined): Promise<Camera[]> {
+    if (fboxId === undefined) {
+      await this.deps.areas.requireAccess(user, areaId);
+      return (await this.repo().listByArea(areaId)).map(cameraOf);
+    }
     await this.requireFbox(user, areaId, fboxId);
     return (await this.repo().listByFbox(areaId, fboxId)).map(cameraOf);
   }

@@ -38,7 +38,11 @@ describeDb('meter energy written by two processes on one database', () => {
       return Buffer.from(JSON.stringify(msg));
     };
     const topic = topics.telemetry(fbox.device_id);
+    // The meter's first reading ever is its baseline, stored before the race: were the first two
+    // readings raced, the newer could become the baseline and the older be skipped, which is the
+    // rule for a first reading (docs/statistics.md), not a count lost between processes.
     const first = kwh + 7;
+    await a.ingest.handle(topic, message());
     for (let i = 0; i < 60; i++) {
       const one = message();
       const two = message();

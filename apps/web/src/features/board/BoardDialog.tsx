@@ -19,9 +19,17 @@ import { FormModal } from '../../components/FormModal';
 import { NumberInput } from '../../components/NumberInput';
 import { schemaRule } from '../../lib/form-rules';
 import { showServerErrors } from '../../lib/server-errors';
+import { useMineCameras } from '../camera';
 import { useFboxOptions } from '../device';
 import { useSaveBoard } from './api';
-import { boardThemeKeys, boardTypeKeys, isMinerBoard, isPagedBoard, metricKeys } from './board-types';
+import {
+  boardThemeKeys,
+  boardTypeKeys,
+  isDataBoard,
+  isMinerBoard,
+  isPagedBoard,
+  metricKeys,
+} from './board-types';
 
 interface BoardValues {
   type: BuiltBoardType;
@@ -33,6 +41,7 @@ interface BoardValues {
   test_hours: number | null;
   pass_ratio: number | null;
   max_chip_temp: number | null;
+  camera_id: number | null;
 }
 
 const shape = BoardSaveBodySchema.shape;
@@ -50,6 +59,7 @@ const blank: Partial<BoardValues> = {
   test_hours: boardTestLimits.hours.default,
   pass_ratio: boardTestLimits.passRatio.default,
   max_chip_temp: boardTestLimits.maxChipTemp.default,
+  camera_id: null,
 };
 
 /** `fbox_ids.2` → `fbox_ids`: an error about one chosen FBOX shows on the select. */
@@ -70,6 +80,9 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
   const minerBoard = type !== undefined && isMinerBoard(type);
   const paged = type !== undefined && isPagedBoard(type);
   const commissioning = type === 'minerBoardTest';
+  const dataBoard = type !== undefined && isDataBoard(type);
+  const cameras = useMineCameras(dataBoard);
+  const fboxNames = new Map((fboxes.data ?? []).map((fbox) => [fbox.id, fbox.name]));
   const onFinish = async (values: BoardValues) => {
     try {
       await save.mutateAsync({
@@ -86,6 +99,8 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
         test_hours: values.test_hours ?? board?.test_hours ?? boardTestLimits.hours.default,
         pass_ratio: values.pass_ratio ?? board?.pass_ratio ?? boardTestLimits.passRatio.default,
         max_chip_temp: values.max_chip_temp ?? board?.max_chip_temp ?? boardTestLimits.maxChipTemp.default,
+        // '' is "no camera tile" in a form field.
+        camera_id: dataBoard ? (values.camera_id ?? '') : '',
       });
       onClose();
     } catch (error) {
@@ -102,6 +117,7 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
     test_hours: t('board.field.testHours'),
     pass_ratio: t('board.field.passRatio'),
     max_chip_temp: t('board.field.maxChipTemp'),
+    camera_id: t('board.field.camera'),
   };
   return (
     <FormModal
@@ -163,6 +179,22 @@ export const BoardDialog = ({ board, onClose }: { board: Board | null; onClose: 
             data-testid="board-theme"
           />
         </Form.Item>
+        {dataBoard && (
+          <Form.Item name="camera_id" label={labels.camera_id} extra={t('board.dialog.cameraHint')}>
+            <Select<number>
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              loading={cameras.isPending}
+              placeholder={t('board.dialog.noCamera')}
+              notFoundContent={t('board.dialog.noCameras')}
+              options={(cameras.data ?? []).map((camera) => ({
+                value: camera.id,
+                label: `${fboxNames.get(camera.fbox_id) ?? ''} · ${camera.name}`,
+              }))}
+              data-testid="board-camera"
+            />
+          </Form.Item>
+        )}
         {minerBoard && (
           <Form.Item name="metric" label={labels.metric} required>
             <Select

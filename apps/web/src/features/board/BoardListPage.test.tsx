@@ -23,6 +23,7 @@ const board = (id: number, title: string, fbox_ids: number[]): Board => ({
   test_hours: 24,
   pass_ratio: 90,
   max_chip_temp: 85,
+  camera_id: null,
   kiosk_created_at: null,
   created_at: at,
   updated_at: at,
@@ -64,6 +65,12 @@ beforeEach(() => {
       if (path === '/index/fbox.boxlist/getboxlist')
         return Response.json({ code: 1, msg: 'ok', data: fboxes });
       if (path === '/index/fbox.user/getrule') return Response.json({ code: 1, msg: 'ok', data: access });
+      if (path === '/ff-plat-api/api/zlm/camera/list')
+        return Response.json({
+          code: 1,
+          msg: 'ok',
+          data: [{ id: 7, fbox_id: 4, name: 'Door', stream: 'live/door', created_at: 0, updated_at: 0 }],
+        });
       if (path === '/index/fbox.board/save') return Response.json(saveAnswer());
       if (path === '/index/fbox.board/kiosk_create')
         return Response.json({
@@ -127,8 +134,22 @@ describe('BoardListPage', { timeout: 30_000 }, () => {
       test_hours: '24',
       pass_ratio: '90',
       max_chip_temp: '85',
+      camera_id: '',
     });
     await waitFor(() => expect(screen.queryByTestId('board-form')).toBeNull());
+  });
+
+  it("offers a data board the mine's cameras for its camera tile, by FBOX and name", async () => {
+    renderPage(<BoardListPage />);
+    fireEvent.click(await screen.findByTestId('board-create', {}, { timeout: 5000 }));
+    const form = await screen.findByTestId('board-form');
+    fireEvent.change(within(form).getByTestId('board-title'), { target: { value: 'Gate wall' } });
+    const select = within(form).getByTestId('board-camera');
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector') ?? select);
+    fireEvent.click(await screen.findByTitle('Container 4 · Door'));
+    fireEvent.click(screen.getByRole('button', { name: /save/i }));
+    await waitFor(() => expect(writes('/index/fbox.board/save')).toHaveLength(1));
+    expect(writes('/index/fbox.board/save')[0]!.body).toMatchObject({ type: 'dataBoard', camera_id: '7' });
   });
 
   it('asks a miner board what colours its cells and how long a page shows, refusing seconds out of range as typed', async () => {

@@ -10,6 +10,7 @@ import { BoardGate, BoardScreen } from './BoardScreen';
 import { type BoardAddress, boardAddress } from './board-types';
 import { BoardTile } from './components/BoardTile';
 import tile from './components/BoardTile.module.css';
+import { CameraPanel } from './components/CameraPanel';
 import { BoardHeader } from './components/DataBoardHeader';
 import { hashrateRatio } from './components/DataBoardKpis';
 import { FboxHashrateBars } from './components/FboxHashrateBars';
@@ -151,7 +152,19 @@ const DataBoardNewView = ({ address }: { address: BoardAddress }) => {
           <BoardHeader data={data} stale={board.isError} />
           <HeadlineKpis data={data} />
           <HashrateTrendChart data={data} />
-          <AlertLevels data={data} />
+          {data.camera ? (
+            <div className={styles.alertsColumn}>
+              <AlertLevels data={data} />
+              <CameraPanel
+                camera={data.camera}
+                areaId={data.board.area_id}
+                kiosk={address.kiosk ?? null}
+                className={styles.cameraTile}
+              />
+            </div>
+          ) : (
+            <AlertLevels data={data} />
+          )}
           <FboxHashrateBars fboxes={data.fboxes} />
           <div className={styles.corner}>
             {data.revenue ? (
@@ -169,8 +182,8 @@ const DataBoardNewView = ({ address }: { address: BoardAddress }) => {
 /**
  * The new data board (/dataBoardNew?id=…&area_id=…, or a kiosk link): the data board's figures in
  * a second layout — a big headline row, the hashrate's last 24 hours with its trend, open alerts
- * by level, each FBOX's hashrate as a bar, and the mine's revenue where it has any — kept current
- * by the mine's live feed.
+ * by level (beside the board's camera tile, when it has one), each FBOX's hashrate as a bar, and the
+ * mine's revenue where it has any — kept current by the mine's live feed.
  */
 export const DataBoardNewPage = () => {
   const [search] = useSearchParams();

@@ -21,6 +21,7 @@ const answer = (): DataBoard => ({
     test_hours: 24,
     pass_ratio: 90,
     max_chip_temp: 85,
+    camera_id: null,
     kiosk_created_at: null,
     created_at: at,
     updated_at: at,
@@ -45,12 +46,14 @@ const answer = (): DataBoard => ({
     ],
   },
   ...(revenue && { revenue }),
+  ...(camera && { camera }),
   at,
 });
 
 /** The fake server's state: what it answers for the board, and whether it can be reached. */
 let fbox3Online: boolean;
 let revenue: DataBoard['revenue'];
+let camera: DataBoard['camera'];
 let boardCode: number;
 let reachable: boolean;
 const sent: string[] = [];
@@ -70,6 +73,7 @@ class FakeSocket {
 beforeEach(() => {
   fbox3Online = true;
   revenue = undefined;
+  camera = undefined;
   boardCode = 1;
   reachable = true;
   sent.length = 0;
@@ -81,6 +85,10 @@ beforeEach(() => {
       const path = url.split('?')[0]!;
       sent.push(url);
       if (!reachable) throw new TypeError('Failed to fetch');
+      if (path === '/ff-plat-api/api/zlm/capturedImage')
+        return new Response(new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xd9])], { type: 'image/jpeg' }));
+      if (path === '/index/fbox.board/kiosk_data')
+        return Response.json({ code: 1, msg: 'ok', data: answer() });
       if (path === '/index/fbox.board/data')
         return Response.json(
           boardCode === 1
@@ -168,6 +176,37 @@ describe('DataBoardPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('board-revenue-yesterday').textContent).toBe(
       'YesterdayPool-reported1,058.03 USD0.00061081 BTC',
     );
+  });
+
+  it("shows the board's camera tile: the snapshot through the session, or on a kiosk link by its token", async () => {
+    camera = { id: 7, name: 'Door', fbox_name: 'Container 3', image: { id: 41, taken_at: at } };
+    open('/dataBoard?id=5&area_id=2');
+    const tile = await screen.findByTestId('board-camera');
+    expect(within(tile).getByRole('heading').textContent).toBe('DoorContainer 3');
+    await waitFor(() =>
+      expect(within(tile).getByTestId('board-camera-image').getAttribute('src')).toMatch(/^blob:/),
+    );
+    expect(
+      sent.some(
+        (url) => url.startsWith('/ff-plat-api/api/zlm/capturedImage?') && url.includes('area_id=2&id=41'),
+      ),
+    ).toBe(true);
+    expect(within(tile).getByTestId('board-camera-time').textContent).toBe('Snapshot 2026-11-25 10:00:00');
+    cleanup();
+    queryClient.clear();
+
+    const token = 'k'.repeat(43);
+    open(`/dataBoard?kiosk=${token}`);
+    const kioskTile = await screen.findByTestId('board-camera');
+    expect(within(kioskTile).getByTestId('board-camera-image').getAttribute('src')).toBe(
+      `/index/fbox.board/kiosk_camera_image?token=${token}&id=41`,
+    );
+    cleanup();
+    queryClient.clear();
+
+    camera = { id: 7, name: 'Door', fbox_name: 'Container 3', image: null };
+    open('/dataBoard?id=5&area_id=2');
+    expect((await screen.findByTestId('board-camera-none')).textContent).toBe('No snapshot yet');
   });
 
   it("follows the mine's live feed, and says so when the figures could not be refreshed", async () => {

@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { useDataBoard } from './api';
 import { BoardGate, BoardScreen } from './BoardScreen';
 import { type BoardAddress, boardAddress } from './board-types';
+import { CameraPanel } from './components/CameraPanel';
 import { DataBoardCharts } from './components/DataBoardCharts';
 import { BoardHeader } from './components/DataBoardHeader';
 import { DataBoardKpis } from './components/DataBoardKpis';
@@ -21,6 +22,14 @@ const DataBoardView = ({ address }: { address: BoardAddress }) => {
           <div className={styles.side}>
             {data.revenue && (
               <RevenuePanel revenue={data.revenue} wholeMine={data.board.fbox_ids.length === 0} />
+            )}
+            {data.camera && (
+              <CameraPanel
+                camera={data.camera}
+                areaId={data.board.area_id}
+                kiosk={address.kiosk ?? null}
+                className={styles.camera}
+              />
             )}
             <FboxStatusGrid fboxes={data.fboxes} />
           </div>

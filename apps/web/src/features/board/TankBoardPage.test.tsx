@@ -42,6 +42,7 @@ const answer = (): TankBoard => ({
     test_hours: 24,
     pass_ratio: 90,
     max_chip_temp: 85,
+    camera_id: null,
     kiosk_created_at: null,
     created_at: at,
     updated_at: at,

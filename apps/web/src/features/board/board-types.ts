@@ -66,6 +66,9 @@ export const metricKeys = {
 /** The types whose page is the site map of miners (they have a metric and pages). */
 export const isMinerBoard = (type: BoardType): boolean => type === 'minerBoard' || type === 'minerBigScreen';
 
+/** The data boards: the mine's figures, and a camera tile when the board names a camera. */
+export const isDataBoard = (type: BoardType): boolean => type === 'dataBoard' || type === 'dataBoardNew';
+
 /** The types whose page turns through pages when what it shows does not fit (seconds per page). */
 export const isPagedBoard = (type: BoardType): boolean =>
   isMinerBoard(type) || type === 'tankBoard' || type === 'minerBoardTest';

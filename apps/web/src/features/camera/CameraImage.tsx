@@ -12,14 +12,17 @@ export const CameraImage = ({
   alt,
   className,
   testId,
+  areaId,
 }: {
   id: number;
   alt: string;
   className?: string;
   testId?: string;
+  /** The image's mine, when not the selected one. */
+  areaId?: number;
 }) => {
   const { t } = useTranslation();
-  const image = useCameraImageUrl(id);
+  const image = useCameraImageUrl(id, areaId);
   if (image.isError)
     return (
       <div className={`${styles.imageBox} ${className ?? ''}`} data-testid={testId && `${testId}-error`}>

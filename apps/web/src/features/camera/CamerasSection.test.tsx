@@ -6,7 +6,6 @@ import { startSession } from '../../lib/session';
 import { timeZoneStore } from '../../lib/time';
 import { renderPage, resetPageTest } from '../../test-page';
 import { CamerasSection } from './CamerasSection';
-import { CameraTile } from './CameraTile';
 
 // 2026-11-25 02:00 UTC = 10:00 in UTC+8.
 const at = Date.UTC(2026, 10, 25, 2);
@@ -186,16 +185,5 @@ describe('CamerasSection', { timeout: 30_000 }, () => {
     expect(screen.getByText('在线')).toBeTruthy();
     expect(screen.queryByTestId('camera-add')).toBeNull();
     expect(screen.queryByTestId('camera-delete-1')).toBeNull();
-  });
-});
-
-describe('CameraTile', { timeout: 30_000 }, () => {
-  it("shows a camera's latest snapshot with its name and time", async () => {
-    renderPage(<CameraTile fboxId={3} cameraId={2} />);
-    const tile = await screen.findByTestId('camera-tile-2');
-    await waitFor(() => expect(within(tile).getByRole('img').getAttribute('src')).toMatch(/^blob:/));
-    expect(within(tile).getByText('Door')).toBeTruthy();
-    expect(within(tile).getByText('2026-11-25 10:00:00')).toBeTruthy();
-    expect(calls(`${ZLM}/listCapturedImages`)[0]!.body).toMatchObject({ fbox_id: 3, camera_id: 2, limit: 1 });
   });
 });

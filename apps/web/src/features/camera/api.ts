@@ -28,6 +28,17 @@ export const cameraKeys = {
     [...cameraKeys.all, 'images', areaId, fboxId, filter] as const,
   image: (areaId: number, id: number) => [...cameraKeys.all, 'image', areaId, id] as const,
   settings: (areaId: number) => [...cameraKeys.all, 'settings', areaId] as const,
+  mine: (areaId: number) => [...cameraKeys.all, 'mine', areaId] as const,
+};
+
+/** Every camera of the mine's FBOXes (a board's camera tile picks one). */
+export const useMineCameras = (enabled = true) => {
+  const scope = areaScope();
+  return useQuery({
+    queryKey: cameraKeys.mine(scope.area_id),
+    queryFn: () => call('cameraList', scope, quiet),
+    enabled,
+  });
 };
 
 /** Each camera of an FBOX with its status on the media server; read again every 30 s. */
@@ -120,10 +131,11 @@ export const fetchCameraImage = async (areaId: number, id: number): Promise<Blob
 
 /**
  * An object URL of a captured image for `<img src>`: fetched once per image (cached by the query
- * client), the URL revoked when the image changes or the component goes.
+ * client), the URL revoked when the image changes or the component goes. The image is read in the
+ * selected mine unless `area` names another (a board names its own mine).
  */
-export const useCameraImageUrl = (id: number | null) => {
-  const areaId = areaScope().area_id;
+export const useCameraImageUrl = (id: number | null, area?: number) => {
+  const areaId = area ?? areaScope().area_id;
   const blob = useQuery({
     queryKey: cameraKeys.image(areaId, id ?? 0),
     queryFn: () => fetchCameraImage(areaId, id ?? 0),

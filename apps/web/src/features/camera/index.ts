@@ -1,4 +1,4 @@
-/** What other parts of the app use from the camera feature: the FBOX page's section and a board tile. */
-export { cameraKeys } from './api';
+/** What other parts of the app use from the camera feature: the FBOX page's section, a snapshot, the mine's cameras. */
+export { cameraKeys, useMineCameras } from './api';
+export { CameraImage } from './CameraImage';
 export { CamerasSection } from './CamerasSection';
-export { CameraTile } from './CameraTile';

@@ -60,10 +60,10 @@ export const RevenuePanel = ({
 }) => {
   const { t } = useTranslation();
   return (
-    <section className={`${tile.tile} ${styles.panel} ${className ?? ''}`} data-testid="board-revenue">
-      <h2 className={styles.title}>
+    <section className={`${tile.tile} ${tile.panel} ${className ?? ''}`} data-testid="board-revenue">
+      <h2 className={tile.heading}>
         {t('board.revenue.title')}
-        {!wholeMine && <span className={styles.scope}>{t('board.revenue.wholeMine')}</span>}
+        {!wholeMine && <span className={tile.headingNote}>{t('board.revenue.wholeMine')}</span>}
       </h2>
       <div className={styles.days}>
         <Day
