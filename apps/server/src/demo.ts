@@ -209,7 +209,26 @@ export const startDemoSimulator = async (
   const areas = await app.db.selectFrom('areas').select('id').where('area_name', '=', demoAreaName).execute();
   const gateways: SimulatorGatewaySpec[] = [];
   for (const area of areas) {
-    for (const fbox of await app.devices.listWithCredentials(area.id)) {
+    const boxes = await app.devices.listWithCredentials(area.id);
+    // Where each meter's register stood at the last report: a restarted demo counts on from there
+    // (as a real gateway's meters do), instead of a fresh register that reads as a meter reset.
+    const registers =
+      boxes.length === 0
+        ? []
+        : await app.db
+            .selectFrom('meter_reading_state')
+            .select(['fbox_id', 'no', 'energy_kwh'])
+            .where(
+              'fbox_id',
+              'in',
+              boxes.map((b) => b.id),
+            )
+            .execute();
+    const registerOf = (fboxId: number, no: number) => {
+      const row = registers.find((r) => r.fbox_id === fboxId && r.no === no);
+      return row ? Number(row.energy_kwh) : undefined;
+    };
+    for (const fbox of boxes) {
       const layout = demoBoxes.find((b) => b.name === fbox.name);
       const tanks = layout?.tanks ?? 2;
       const miners = layout?.miners ?? 40;
@@ -221,6 +240,7 @@ export const startDemoSimulator = async (
         intervalMs: fbox.reporting_interval_s * 1000,
         // Workers `demo.<box>x<n>`: the demo subaccount's, so the revenue page matches them to it.
         account: demoPool.subaccount,
+        meterEnergyKwh: [registerOf(fbox.id, 1), registerOf(fbox.id, 2)],
         ...(fbox.kind === 'immersion' ? { tanks, minersPerTank: Math.ceil(miners / tanks) } : { miners }),
       });
     }

@@ -50,6 +50,11 @@ export interface FboxSpec {
   ipRange?: string;
   /** Fastest reporting period the gateway supports, seconds (default 1): `fbox.config` asking for less is refused. */
   minReportingIntervalS?: number;
+  /**
+   * The power meters' registers to start from, kWh (meter 1, meter 2): a restarted gateway keeps
+   * counting where its meters stood. Unset: values derived from the device id.
+   */
+  meterEnergyKwh?: [number | undefined, number | undefined];
 }
 
 export interface ModelOptions {
@@ -258,9 +263,10 @@ export class FboxModel {
     // Settle into a plausible steady state before the first report.
     for (const m of this.miners) m.chipAvgTemp = m.chipMaxTemp = this.coolantFor(m.tankNo) + 25;
     this.settle(1800);
+    const [start1, start2] = [round(id.range(1000, 90_000), 1), round(id.range(100, 9_000), 1)];
     this.meters = [
-      { no: 1, energyKwh: round(id.range(1000, 90_000), 1), powerKw: 0 },
-      { no: 2, energyKwh: round(id.range(100, 9_000), 1), powerKw: 0 },
+      { no: 1, energyKwh: spec.meterEnergyKwh?.[0] ?? start1, powerKw: 0 },
+      { no: 2, energyKwh: spec.meterEnergyKwh?.[1] ?? start2, powerKw: 0 },
     ];
     this.updateMeterPower();
   }
