@@ -28,32 +28,6 @@ export class BoardTestRepository {
       .where('fbox_id', 'in', fboxIds);
   }
 
-  /** The miners of the boxes with their place, by box, tank position and slot. */
-  miners(areaId: number, fboxIds: readonly number[]) {
-    return this.db
-      .selectFrom('miner_state as m')
-      .leftJoin('tanks as t', 't.id', 'm.tank_id')
-      .select([
-        'm.miner_id as id',
-        'm.fbox_id',
-        't.no as tank_no',
-        'm.outlet as slot',
-        'm.sn',
-        'm.worker',
-        'm.ip',
-        'm.model',
-        'm.online',
-        'm.hashrate_theoretical',
-      ])
-      .where('m.area_id', '=', areaId)
-      .where('m.fbox_id', 'in', fboxIds)
-      .orderBy('m.fbox_id')
-      .orderBy('t.no')
-      .orderBy('m.outlet')
-      .orderBy('m.miner_id')
-      .execute();
-  }
-
   /**
    * Each miner's seconds existing (`cover_s`) and reporting online (`reach_s`), hashrate × seconds
    * and theoretical × seconds over the hours starting in [`fromHour`, `toHour`] (the current hour

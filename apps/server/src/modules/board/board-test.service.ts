@@ -76,14 +76,15 @@ export const testBoardOf = async (
   const from = toHour - (board.test_hours - 1) * hour;
   const rollupEnd = await repo.hourRollupEnd(from);
   const cut = Math.max(from, Math.min(rollupEnd ?? from, toHour));
+  const boards = new BoardRepository(db);
   const [miners, sums, chips, tanks] =
     ids.length === 0
       ? [[], [], [], []]
       : await Promise.all([
-          repo.miners(areaId, ids),
+          boards.minersOf(areaId, ids),
           repo.hashrateSums(areaId, ids, from, toHour),
           repo.hottestChips(areaId, ids, from, cut, now),
-          new BoardRepository(db).tanksOf(ids),
+          boards.tanksOf(ids),
         ]);
   const sumsOf = new Map(sums.map((s) => [s.miner_id, s]));
   const chipOf = new Map(chips.map((c) => [c.miner_id, c.chip_max_temp]));
@@ -97,7 +98,7 @@ export const testBoardOf = async (
     ip: m.ip,
     model: m.model,
     online: Number(m.online) === 1,
-    ...judgeMiner(sumsOf.get(m.id), chipOf.get(m.id), Number(m.hashrate_theoretical ?? 0), board),
+    ...judgeMiner(sumsOf.get(m.id), chipOf.get(m.id), Number(m.theoretical ?? 0), board),
   }));
   const count = (pick: (m: TestMiner) => boolean) => tested.filter(pick).length;
   return {

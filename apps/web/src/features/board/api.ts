@@ -15,11 +15,10 @@ export const boardKeys = {
   all: ['board'] as const,
   list: (areaId: number) => [...boardKeys.all, 'list', areaId] as const,
   screens: () => [...boardKeys.all, 'screen'] as const,
-  screen: (address: BoardAddress) => [...boardKeys.screens(), 'data', address] as const,
-  minerScreen: (address: BoardAddress) => [...boardKeys.screens(), 'miners', address] as const,
-  tankScreen: (address: BoardAddress) => [...boardKeys.screens(), 'tanks', address] as const,
-  testScreen: (address: BoardAddress) => [...boardKeys.screens(), 'test', address] as const,
+  screen: (kind: ScreenKind, address: BoardAddress) => [...boardKeys.screens(), kind, address] as const,
 };
+
+type ScreenKind = 'data' | 'miners' | 'tanks' | 'test';
 
 /** The boards of the selected mine (at most `boardLimits.perMine`, so not paged). */
 export const useBoards = () => {
@@ -50,66 +49,52 @@ export const useDeleteBoard = () => {
 };
 
 /**
- * What a data board shows. The mine is the board's (from its address), not the console's selected
- * one: a board opens in a tab of its own. Live messages refresh it; it polls only while the socket
- * is down.
+ * What a full-screen board shows, read with `read`. The mine is the board's (from its address), not
+ * the console's selected one: a board opens in a tab of its own. Live messages refresh it; it
+ * polls only while the socket is down.
  */
+const useBoardScreen = <T>(kind: ScreenKind, address: BoardAddress, read: () => Promise<T>) =>
+  useQuery({
+    queryKey: boardKeys.screen(kind, address),
+    queryFn: read,
+    enabled: address.named,
+    refetchInterval: fallbackRefetchInterval,
+  });
+
+/** A board's own address as a signed-in call names it. */
+const own = (address: BoardAddress) => ({ area_id: address.areaId, id: address.id });
+
+/** What a data board (or the new data board) shows; by its kiosk token on a kiosk link. */
 export const useDataBoard = (address: BoardAddress) =>
-  useQuery({
-    queryKey: boardKeys.screen(address),
-    queryFn: () =>
-      address.kiosk
-        ? call('kioskDataBoard', { token: address.kiosk }, quiet)
-        : call('dataBoard', { area_id: address.areaId, id: address.id }, quiet),
-    enabled: address.named,
-    refetchInterval: fallbackRefetchInterval,
-  });
+  useBoardScreen('data', address, () =>
+    address.kiosk
+      ? call('kioskDataBoard', { token: address.kiosk }, quiet)
+      : call('dataBoard', own(address), quiet),
+  );
 
-/**
- * What a miner board (site map) shows: every miner of the board's FBOXes in its place with its
- * last readings. Like the data board: the board's own mine, refreshed by live messages, polled only
- * while the socket is down.
- */
+/** What a miner board (site map) shows: every miner of the board's FBOXes in its place. */
 export const useMinerBoard = (address: BoardAddress) =>
-  useQuery({
-    queryKey: boardKeys.minerScreen(address),
-    queryFn: () =>
-      address.kiosk
-        ? call('kioskMinerBoard', { token: address.kiosk }, quiet)
-        : call('minerBoard', { area_id: address.areaId, id: address.id }, quiet),
-    enabled: address.named,
-    refetchInterval: fallbackRefetchInterval,
-  });
+  useBoardScreen('miners', address, () =>
+    address.kiosk
+      ? call('kioskMinerBoard', { token: address.kiosk }, quiet)
+      : call('minerBoard', own(address), quiet),
+  );
 
-/**
- * What a tank board shows: every tank of the board's FBOXes with its readings against the alert
- * rules' thresholds. Like the data board: the board's own mine, refreshed by live messages.
- */
+/** What a tank board shows: every tank of the board's FBOXes against the alert rules' thresholds. */
 export const useTankBoard = (address: BoardAddress) =>
-  useQuery({
-    queryKey: boardKeys.tankScreen(address),
-    queryFn: () =>
-      address.kiosk
-        ? call('kioskTankBoard', { token: address.kiosk }, quiet)
-        : call('tankBoard', { area_id: address.areaId, id: address.id }, quiet),
-    enabled: address.named,
-    refetchInterval: fallbackRefetchInterval,
-  });
+  useBoardScreen('tanks', address, () =>
+    address.kiosk
+      ? call('kioskTankBoard', { token: address.kiosk }, quiet)
+      : call('tankBoard', own(address), quiet),
+  );
 
-/**
- * What a miner commissioning board shows: each miner of the board's FBOXes with its test over the
- * board's window. Live messages refresh it like the other boards.
- */
+/** What a miner commissioning board shows: each miner's test over the board's window. */
 export const useTestBoard = (address: BoardAddress) =>
-  useQuery({
-    queryKey: boardKeys.testScreen(address),
-    queryFn: () =>
-      address.kiosk
-        ? call('kioskTestBoard', { token: address.kiosk }, quiet)
-        : call('testBoard', { area_id: address.areaId, id: address.id }, quiet),
-    enabled: address.named,
-    refetchInterval: fallbackRefetchInterval,
-  });
+  useBoardScreen('test', address, () =>
+    address.kiosk
+      ? call('kioskTestBoard', { token: address.kiosk }, quiet)
+      : call('testBoard', own(address), quiet),
+  );
 
 /** Makes a board's kiosk link (a new one replaces the old); the token comes back this once. */
 export const useCreateKiosk = () => {

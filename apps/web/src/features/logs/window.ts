@@ -1,5 +1,6 @@
-import { MinerLogExportBodySchema, minerLogLimits, rule, timeZoneOffsetMinutes } from '@fbox/contracts';
-import dayjs, { type Dayjs } from 'dayjs';
+import { MinerLogExportBodySchema, minerLogLimits, rule } from '@fbox/contracts';
+import type { Dayjs } from 'dayjs';
+import { fromPickerValue, toPickerValue } from '../../lib/zoned-time';
 
 /*
  * The export's time window. The picker shows wall-clock time in the user's time zone (the top
@@ -12,35 +13,7 @@ const HOUR = 3_600_000;
 /** How far ahead of the server's clock a window may start (the server allows as much). */
 export const CLOCK_SLACK_MS = 5 * 60_000;
 
-/** The picker value that shows instant `ms` in `zone`. */
-export const toPickerValue = (ms: number, zone: string | null): Dayjs => {
-  if (zone === null) return dayjs(ms);
-  const wall = new Date(ms + timeZoneOffsetMinutes(zone) * 60_000);
-  return dayjs(
-    new Date(
-      wall.getUTCFullYear(),
-      wall.getUTCMonth(),
-      wall.getUTCDate(),
-      wall.getUTCHours(),
-      wall.getUTCMinutes(),
-      wall.getUTCSeconds(),
-    ),
-  );
-};
-
-/** The instant (epoch ms) a picker value means in `zone`. */
-export const fromPickerValue = (value: Dayjs, zone: string | null): number => {
-  if (zone === null) return value.valueOf();
-  const wall = Date.UTC(
-    value.year(),
-    value.month(),
-    value.date(),
-    value.hour(),
-    value.minute(),
-    value.second(),
-  );
-  return wall - timeZoneOffsetMinutes(zone) * 60_000;
-};
+export { fromPickerValue, toPickerValue };
 
 /** The presets the picker offers: the last hour, 6 hours, 24 hours and 7 days, ending now. */
 export const windowPresets = [

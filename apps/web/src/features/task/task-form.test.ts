@@ -2,6 +2,7 @@ import { type TaskStatus, taskStatuses } from '@fbox/contracts';
 import type { Rule, RuleObject } from 'antd/es/form';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
+import { fromPickerValue, toPickerValue } from '../../lib/zoned-time';
 import {
   endAfterStartRule,
   fieldRules,
@@ -17,7 +18,6 @@ import {
   toRebootBody,
   toTempBody,
 } from './task-form';
-import { fromPickerValue, toPickerValue } from './zoned-time';
 
 /** Runs a field's rules as antd would (required first, then validators); the error texts. */
 const errorsOf = async (rules: Rule[], value: unknown, values: Record<string, unknown> = {}) => {

@@ -14,8 +14,8 @@ import type { Rule, RuleRender } from 'antd/es/form';
 import type { Dayjs } from 'dayjs';
 import type { z } from 'zod';
 import { localizeRule, schemaRule } from '../../lib/form-rules';
+import { fromPickerValue, toPickerValue } from '../../lib/zoned-time';
 import type { TaskAccess } from './access';
-import { fromPickerValue, toPickerValue } from './zoned-time';
 
 /*
  * The task forms' rules and value mapping, kept out of the dialogs so they can be tested: every field

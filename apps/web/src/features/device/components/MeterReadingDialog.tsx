@@ -12,8 +12,8 @@ import { showServerErrors } from '../../../lib/server-errors';
 import { useStore } from '../../../lib/store';
 import { formatTime, timeZoneStore } from '../../../lib/time';
 import { showEnergy } from '../../../lib/values';
+import { fromPickerValue } from '../../../lib/zoned-time';
 import { ZonedDateTime } from '../../task/components/ZonedDateTime';
-import { fromPickerValue } from '../../task/zoned-time';
 import { useSetMeter } from '../api-fbox';
 
 interface Values {

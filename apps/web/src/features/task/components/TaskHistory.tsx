@@ -11,6 +11,7 @@ import { type ServerColumn, ServerTable } from '../../../components/ServerTable'
 import { tableQueryProps } from '../../../components/table-query';
 import { useStore } from '../../../lib/store';
 import { formatTime, timeZoneStore } from '../../../lib/time';
+import { fromPickerValue } from '../../../lib/zoned-time';
 import {
   exportHistory,
   type HistoryFilter,
@@ -19,7 +20,6 @@ import {
   useTaskHistory,
 } from '../api-tasks';
 import { useLocalListQuery } from '../use-local-list';
-import { fromPickerValue } from '../zoned-time';
 import { TaskStatusTag } from './TaskStatusTag';
 import { DATE_TIME_FORMAT } from './ZonedDateTime';
 
