@@ -96,6 +96,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 120_000,
+          // A page on a loaded machine can take seconds to show what a click changed; vitest's
+          // default of 1 s made such polls flaky. Polls that wait on the demo name longer timeouts.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           // After the other suites (group 0), two files at a time: each starts a server of its own
           // on free ports and spends most of its time waiting for the demo's reports.
           sequence: { groupOrder: 1 },

@@ -252,8 +252,10 @@ describe('tasks', () => {
     expect(await row.getByTestId('task-status').getAttribute('data-status')).toBe('running');
     expect(await row.getByTestId('task-start').count()).toBe(0);
     await row.getByTestId('task-stop').click();
-    await page.getByTestId('task-stop-ok').click();
-    await expect.poll(() => row.getByTestId('task-status').getAttribute('data-status')).toBe('stopped');
+    await confirmOk(page.getByTestId('task-stop-ok'));
+    await expect
+      .poll(() => row.getByTestId('task-status').getAttribute('data-status'), { timeout: 10_000 })
+      .toBe('stopped');
     expect(await row.getByTestId('task-status').innerText()).toBe('Stopped');
     // A stopped task can be started again, not stopped twice.
     await row.getByTestId('task-start').waitFor();
