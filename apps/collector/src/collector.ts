@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { CommandAck, CommandMessage, MinerTelemetry } from '@fbox/contracts';
 import { CgminerProtocol } from './cgminer/protocol.js';
 import { type CollectorConfig, scanTargets } from './config.js';
@@ -104,6 +105,10 @@ export class Collector {
       now: this.now,
       logger: this.log,
       execute: (command) => this.execute(command),
+      // Without a state folder (tests) there is no buffer: reports are skipped while the cloud is away.
+      ...(!options.noStateFile && {
+        buffer: { dir: join(this.config.state_dir, 'outbox'), maxBytes: this.config.buffer.max_bytes },
+      }),
       ...options.gateway,
     });
   }

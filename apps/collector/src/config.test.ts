@@ -34,6 +34,7 @@ describe('config', () => {
       scan_interval_s: 600,
       concurrency: { poll: 200, scan: 256 },
       timeouts: { connect_ms: 2000, request_ms: 5000, scan_ms: 1500 },
+      buffer: { max_bytes: 256 * 1024 ** 2 },
     });
     const targets = scanTargets(config);
     expect(targets.map((t) => [expandRange(t.range), t.port])).toEqual([

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { DEFAULT_BUFFER_BYTES } from './buffer/disk-buffer.js';
 import { type IpRange, parseIpRange } from './ip-range.js';
 
 /**
@@ -75,8 +76,21 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ connect_ms: 2000, request_ms: 5000, scan_ms: 1500 }),
-    /** Where the collector remembers the miners it found (`miners.json`). */
+    /** Where the collector remembers the miners it found (`miners.json`) and buffers telemetry (`outbox/`). */
     state_dir: z.string().min(1).default('./collector-state'),
+    /** Telemetry kept on disk while the cloud is unreachable (docs/collector.md, "Buffering"). */
+    buffer: z
+      .object({
+        /** Bytes of waiting messages kept (1 MiB–64 GiB); when full the oldest are dropped. */
+        max_bytes: z
+          .number()
+          .int()
+          .min(1024 ** 2)
+          .max(64 * 1024 ** 3)
+          .default(DEFAULT_BUFFER_BYTES),
+      })
+      .strict()
+      .default({ max_bytes: DEFAULT_BUFFER_BYTES }),
     /**
      * Per-protocol settings. This version reads `cgminer`; sections for protocols still to come
      * (`whatsminer`, `antminer_web`, `snmp`) are accepted and ignored, so a config can be written ahead.

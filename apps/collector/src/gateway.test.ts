@@ -1,4 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { type AddressInfo, createServer, connect as netConnect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type MinerTelemetry, TelemetryMessageSchema } from '@fbox/contracts';
+import { connectAsync } from 'mqtt';
 import { describe, expect, it } from 'vitest';
 import { fitText } from './collector.js';
 import { Gateway, telemetryMessages } from './gateway.js';
@@ -74,6 +79,128 @@ describe('gateway connection', () => {
     await gateway.stop();
   });
 });
+
+describe('gateway buffer', () => {
+  it('keeps reports made while the cloud is unreachable on disk, for this run and the next', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-outbox-'));
+    const options = {
+      brokerUrl: 'mqtt://127.0.0.1:1',
+      deviceId: 'FBTEST',
+      now: () => 1735689600000,
+      logger: silentLogger,
+      execute: async (command: { id: string }) => ({ id: command.id, ok: true }),
+      buffer: { dir, maxBytes: 1024 ** 2 },
+    };
+    const gateway = new Gateway(options);
+    expect(await gateway.report([miner(1), miner(2)])).toBe(0);
+    expect(await gateway.report([miner(3)])).toBe(0);
+    expect(gateway.stats).toMatchObject({ buffered: 2, reportsSkipped: 0, messagesSent: 0 });
+    expect(gateway.stats.bufferedBytes).toBeGreaterThan(1000);
+    await gateway.stop();
+    // A restarted collector finds them waiting.
+    expect(new Gateway(options).stats).toMatchObject({ buffered: 2 });
+  });
+
+  it('skips reports made while the cloud is unreachable when it has no buffer', async () => {
+    const gateway = new Gateway({
+      brokerUrl: 'mqtt://127.0.0.1:1',
+      deviceId: 'FBTEST',
+      now: Date.now,
+      logger: silentLogger,
+      execute: async (command) => ({ id: command.id, ok: true }),
+    });
+    expect(await gateway.report([miner(1)])).toBe(0);
+    expect(gateway.stats).toMatchObject({ buffered: 0, reportsSkipped: 1 });
+  });
+});
+
+/**
+ * A TCP proxy that can hold what the gateway sends (the connection stays open, nothing reaches the
+ * broker and no PUBACK comes back: a cloud that stopped answering), then let it through.
+ */
+const holdingProxy = async (target: URL) => {
+  let holding = false;
+  const held: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = netConnect(Number(target.port || 1883), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {}).on('close', () => sockets.delete(socket));
+    }
+    client.on('data', (chunk) => (holding ? held.push(() => upstream.write(chunk)) : upstream.write(chunk)));
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const send of held.splice(0)) send();
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+};
+
+describe.skipIf(!process.env.TEST_MQTT_URL)('gateway against a broker that stops answering', () => {
+  it('buffers a report the cloud does not acknowledge in time, and keeps the order when it answers again', async () => {
+    const broker = new URL(process.env.TEST_MQTT_URL!);
+    const proxy = await holdingProxy(broker);
+    const deviceId = `FBBUF${Date.now()}`;
+    const cloud = await connectAsync(broker.href, { clientId: `${deviceId}-cloud` });
+    const seen: number[] = [];
+    cloud.on('message', (_topic, payload) => seen.push(JSON.parse(payload.toString()).seq));
+    await cloud.subscribeAsync(`fbox/${deviceId}/telemetry`, { qos: 1 });
+    const gateway = new Gateway({
+      brokerUrl: proxy.url,
+      deviceId,
+      now: Date.now,
+      logger: silentLogger,
+      execute: async (command) => ({ id: command.id, ok: true }),
+      buffer: { dir: mkdtempSync(join(tmpdir(), 'gateway-outbox-')) },
+      publishTimeoutMs: 300,
+    });
+    try {
+      await gateway.start(5000);
+      expect(await gateway.report([miner(1)])).toBe(1);
+      await waitFor(() => seen.length === 1);
+      const first = seen[0]!;
+
+      proxy.hold();
+      const began = Date.now();
+      expect(await gateway.report([miner(2)])).toBe(0);
+      expect(Date.now() - began).toBeLessThan(2000);
+      // Older messages wait: the next report queues behind them instead of overtaking.
+      expect(await gateway.report([miner(3)])).toBe(0);
+      expect(gateway.stats.buffered).toBe(2);
+
+      proxy.release();
+      await waitFor(() => gateway.stats.buffered === 0 && new Set(seen).size === 3);
+      // At least once (the unacknowledged copy may come twice), in the order the reports were made.
+      expect([...new Set(seen)]).toEqual([first, first + 1, first + 2]);
+      expect(await gateway.report([miner(4)])).toBe(1);
+    } finally {
+      await gateway.stop();
+      // Retained messages outlive the test on a shared broker: clear what the gateway set.
+      for (const topic of [`fbox/${deviceId}/status`, `fbox/${deviceId}/hello`])
+        await cloud.publishAsync(topic, '', { retain: true, qos: 1 });
+      await cloud.endAsync();
+      await proxy.close();
+    }
+  });
+});
+
+/** Polls `check` until it holds, failing after `timeoutMs`. */
+const waitFor = async (check: () => boolean, timeoutMs = 5000): Promise<void> => {
+  for (const until = Date.now() + timeoutMs; !check(); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > until) throw new Error('condition not met in time');
+};
 
 describe('text limits', () => {
   it('cut over-long firmware strings so the message is not refused whole', () => {

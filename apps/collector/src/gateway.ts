@@ -10,6 +10,8 @@ import {
   topics,
 } from '@fbox/contracts';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
+import { Backlog, type Publisher } from './buffer/backlog.js';
+import { DiskBuffer } from './buffer/disk-buffer.js';
 import type { Logger } from './logger.js';
 
 export const COLLECTOR_VERSION = 'fbox-collector 0.1.0';
@@ -33,6 +35,15 @@ export interface GatewayOptions {
   /** Longest pause between reconnection attempts, ms (default 60 000). */
   maxReconnectPeriodMs?: number;
   mqtt?: Partial<IClientOptions>;
+  /**
+   * Where reports wait while the cloud is unreachable (docs/collector.md, "Buffering"): the outbox
+   * folder, its bound in bytes, the oldest `ts` kept. Without it such reports are skipped.
+   */
+  buffer?: { dir: string; maxBytes?: number; maxAgeMs?: number };
+  /** Buffered messages published at once while the backlog drains (default 4): the PUBACKs pace the rest. */
+  maxInFlight?: number;
+  /** How long a report waits for its PUBACKs before it is buffered instead (default 20 000 ms). */
+  publishTimeoutMs?: number;
 }
 
 /** Readings of an FBOX the collector does not have: no box hardware, so every number is "no reading". */
@@ -74,10 +85,15 @@ export class Gateway {
   private client: MqttClient | null = null;
   private seq: number;
   private readonly acks = new Map<string, Promise<CommandAck>>();
-  readonly stats = {
+  private readonly backlog: Backlog | null;
+  /** Reports published directly and not yet acknowledged. */
+  private sending = 0;
+  private readonly counters = {
     connects: 0,
     reconnects: 0,
+    /** Telemetry messages the cloud acknowledged (directly or from the buffer). */
     messagesSent: 0,
+    /** Reports lost while the cloud was unreachable (only without a buffer). */
     reportsSkipped: 0,
     commands: 0,
     duplicates: 0,
@@ -85,6 +101,24 @@ export class Gateway {
 
   constructor(private readonly options: GatewayOptions) {
     this.seq = Math.max(0, Math.floor(options.now()));
+    const { buffer, logger } = options;
+    this.backlog = buffer
+      ? new Backlog(new DiskBuffer({ ...buffer, now: options.now, logger }), {
+          publisher: () => this.publisher(),
+          ...(options.maxInFlight !== undefined && { maxInFlight: options.maxInFlight }),
+          onSent: () => this.counters.messagesSent++,
+          logger,
+        })
+      : null;
+  }
+
+  /**
+   * Counters, and the buffer: `buffered` messages (`bufferedBytes`) waiting, `dropped` (buffer
+   * full) and `expired` (too old for the cloud) since start.
+   */
+  get stats() {
+    const buffer = this.backlog?.stats ?? { buffered: 0, bufferedBytes: 0, dropped: 0, expired: 0 };
+    return { ...this.counters, ...buffer };
   }
 
   get connected(): boolean {
@@ -116,7 +150,7 @@ export class Gateway {
     const basePeriod = this.options.reconnectPeriodMs ?? 1000;
     const maxPeriod = Math.max(basePeriod, this.options.maxReconnectPeriodMs ?? 60_000);
     client.on('reconnect', () => {
-      this.stats.reconnects++;
+      this.counters.reconnects++;
       client.options.reconnectPeriod = Math.min(
         maxPeriod,
         (client.options.reconnectPeriod ?? basePeriod) * 2,
@@ -135,7 +169,7 @@ export class Gateway {
         reject(new Error(`no connection to ${brokerUrl} within ${timeoutMs} ms`));
       }, timeoutMs);
       client.on('connect', () => {
-        this.stats.connects++;
+        this.counters.connects++;
         log.info({ broker: brokerUrl, deviceId }, 'connected to the cloud');
         void (async () => {
           try {
@@ -155,6 +189,8 @@ export class Gateway {
           } catch (error) {
             log.warn({ err: error }, 'set-up after connecting failed');
           }
+          // What waited while the cloud was away goes now, oldest first.
+          this.backlog?.drain();
         })();
       });
       client.on('error', (error) => {
@@ -171,34 +207,110 @@ export class Gateway {
   }
 
   /**
-   * Publishes the miners' report: one message per 5,000 miners, each with its own `seq`, all with
-   * the same `ts`. Skipped (and counted) while the cloud is unreachable: this version keeps no buffer.
+   * The miners' report: one message per 5,000 miners, each with its own `seq`, all with the same
+   * `ts` (the sample time), both fixed now. Published at once when the cloud is reachable and no
+   * older message waits; else appended to the buffer, which drains after the next connect, so
+   * messages reach the cloud in the order they were made. Returns the messages the cloud
+   * acknowledged now (0 when the report was buffered).
    */
   async report(miners: MinerTelemetry[]): Promise<number> {
+    const messages = this.validMessages(miners);
+    if (messages.length === 0) return 0;
     const client = this.client;
-    if (!client?.connected) {
-      this.stats.reportsSkipped++;
-      this.options.logger.warn({ miners: miners.length }, 'cloud unreachable: report skipped');
+    // With a buffer, a report never overtakes older ones still waiting or on their way.
+    const behind = this.backlog !== null && (this.backlog.pending || this.sending > 0);
+    if (!client?.connected || behind) {
+      this.hold(messages, client?.connected ? 'older reports still waiting' : 'cloud unreachable');
       return 0;
     }
+    this.sending++;
+    try {
+      const acked = await this.publishNow(client, messages);
+      const rest = messages.filter((_, i) => !acked[i]);
+      if (rest.length > 0) this.hold(rest, 'no acknowledgement from the cloud');
+      else
+        this.log.debug(
+          { seq: messages[0]!.seq, ts: messages[0]!.ts, messages: messages.length },
+          'report sent',
+        );
+      return messages.length - rest.length;
+    } finally {
+      this.sending--;
+    }
+  }
+
+  private get log(): Logger {
+    return this.options.logger;
+  }
+
+  /** The way to the cloud for buffered messages: null while it is unreachable or the gateway stopped. */
+  private publisher(): Publisher {
+    const client = this.client;
+    if (!client?.connected) return null;
+    const topic = topics.telemetry(this.options.deviceId);
+    return (payload) => client.publishAsync(topic, payload, { qos: 1 });
+  }
+
+  /** The report's messages with their `seq` and `ts`; one that does not match the protocol is left out, logged. */
+  private validMessages(miners: MinerTelemetry[]): TelemetryMessage[] {
     const messages = telemetryMessages(miners, this.seq, Math.floor(this.options.now()));
     this.seq += messages.length;
-    let sent = 0;
-    for (const message of messages) {
+    return messages.filter((message) => {
       const checked = TelemetryMessageSchema.safeParse(message);
-      if (!checked.success) {
-        const issue = checked.error.issues[0];
-        this.options.logger.error(
-          { path: issue?.path.join('.'), reason: issue?.message },
-          'report does not match the protocol: not sent',
-        );
-        continue;
-      }
-      await client.publishAsync(topics.telemetry(this.options.deviceId), JSON.stringify(message), { qos: 1 });
-      this.stats.messagesSent++;
-      sent++;
+      if (checked.success) return true;
+      const issue = checked.error.issues[0];
+      this.log.error(
+        { path: issue?.path.join('.'), reason: issue?.message },
+        'report does not match the protocol: not sent',
+      );
+      return false;
+    });
+  }
+
+  /**
+   * Publishes the messages and waits for their PUBACKs until they all came, the connection closed,
+   * or `publishTimeoutMs` passed; returns which were acknowledged. The MQTT client keeps and resends
+   * the others by itself, but only while this process lives: they are buffered too (a copy that
+   * arrives twice is applied once, ingest de-duplicates by seq and ts).
+   */
+  private async publishNow(client: MqttClient, messages: TelemetryMessage[]): Promise<boolean[]> {
+    const topic = topics.telemetry(this.options.deviceId);
+    const acked = messages.map(() => false);
+    let waiting = true;
+    const all = Promise.all(
+      messages.map((message, i) =>
+        client.publishAsync(topic, JSON.stringify(message), { qos: 1 }).then(
+          () => {
+            if (!waiting) return;
+            acked[i] = true;
+            this.counters.messagesSent++;
+          },
+          () => {},
+        ),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    let onClose = () => {};
+    const cut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.publishTimeoutMs ?? 20_000);
+      onClose = resolve;
+      client.once('close', onClose);
+    });
+    await Promise.race([all, cut]);
+    waiting = false;
+    clearTimeout(timer);
+    client.removeListener('close', onClose);
+    return acked;
+  }
+
+  /** Keeps messages for later in the buffer, or skips them without one. */
+  private hold(messages: TelemetryMessage[], reason: string): void {
+    if (this.backlog) {
+      this.backlog.hold(messages, reason);
+      return;
     }
-    return sent;
+    this.counters.reportsSkipped++;
+    this.log.warn({ miners: messages.reduce((n, m) => n + m.miners.length, 0), reason }, 'report skipped');
   }
 
   private async onCommand(client: MqttClient, payload: Buffer): Promise<void> {
@@ -217,10 +329,10 @@ export class Gateway {
     }
     let pending = this.acks.get(id);
     if (pending) {
-      this.stats.duplicates++;
+      this.counters.duplicates++;
       log.debug({ id }, 'redelivered command: acknowledged again, not executed');
     } else {
-      this.stats.commands++;
+      this.counters.commands++;
       const parsed = CommandMessageSchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -254,7 +366,10 @@ export class Gateway {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = null;
-    if (!client) return;
+    if (!client) {
+      this.backlog?.close();
+      return;
+    }
     const within = <T>(promise: Promise<T>) =>
       Promise.race([
         promise.catch(() => undefined),
@@ -267,5 +382,6 @@ export class Gateway {
       await within(client.endAsync());
     }
     if (!client.disconnected) client.end(true);
+    this.backlog?.close();
   }
 }
