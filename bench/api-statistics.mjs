@@ -4,7 +4,8 @@
 // The history the calls read is seeded directly into the tables they read: 30 days of hourly meter
 // energy and FBOX rollups per box, and the hashrate rollups. Prints one JSON line per database and
 // call: SQLite always, PostgreSQL when `--pg`, TEST_DATABASE_URL or DATABASE_URL names a server.
-// `--pg-only` skips SQLite. Run after `npm run build`. BENCH_MINERS, BENCH_REQUESTS,
+// `--pg-only` skips SQLite. `first_request_ms` is the first call's time: power statistics then sums
+// the range's settled days and load hours from the hourly rows and keeps them (fbox_power_days). Run after `npm run build`. BENCH_MINERS, BENCH_REQUESTS,
 // BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_API_ROUNDS tune it.
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/dist/app.js';
@@ -221,7 +222,10 @@ const runOn = async (kind) => {
   ];
   for (const call of calls) {
     const url = `${apiAddress}${call.path}?${call.query}`;
+    // The first request: power statistics sums the settled days and load hours it then keeps.
+    const firstStarted = performance.now();
     const sampleBody = await (await fetch(url, { headers: { logintoken: token } })).text();
+    const firstRequestMs = Math.round(performance.now() - firstStarted);
     const parsed = JSON.parse(sampleBody);
     if (parsed.code !== 1 || !call.check(parsed.data))
       throw new Error(`unexpected ${call.name} answer: ${sampleBody.slice(0, 300)}`);
@@ -245,6 +249,7 @@ const runOn = async (kind) => {
         days,
         response_bytes: Buffer.byteLength(sampleBody),
         seed_ms: seedMs,
+        first_request_ms: firstRequestMs,
         ...figures,
         target_ratio: 5,
       }),

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { fboxRollupMetrics, minerRollupMetrics, tankRollupMetrics } from './rollup-metrics.js';
 
@@ -67,8 +67,23 @@ export const rollupMinutes = async (db: Kysely<DB>, now: number, retentionRawMs:
   }
 };
 
+/**
+ * Told, in the rollup's transaction, that a series' hourly rows from `from` on were rewritten (what
+ * keeps sums of them up to date: the power statistics' settled days).
+ */
+export type HoursRewritten = (
+  trx: Transaction<DB>,
+  table: 'miner_samples_1h' | 'fbox_samples_1h' | 'tank_samples_1h',
+  from: number,
+) => Promise<void>;
+
 /** 1-hour rollups from the 1-minute ones (sample-weighted averages), then miners' 24-hour hashrate. */
-export const rollupHours = async (db: Kysely<DB>, now: number, retention1mMs: number): Promise<void> => {
+export const rollupHours = async (
+  db: Kysely<DB>,
+  now: number,
+  retention1mMs: number,
+  rewritten: readonly HoursRewritten[] = [],
+): Promise<void> => {
   const to = floorTo(now, hour);
   for (const s of series) {
     const source = `${s.raw}_1m`;
@@ -81,11 +96,17 @@ export const rollupHours = async (db: Kysely<DB>, now: number, retention1mMs: nu
         return `coalesce(sum(${avg}) / sum(${weight}), -999), coalesce(min(nullif(${m}_min, -999)), -999), coalesce(max(nullif(${m}_max, -999)), -999)`;
       })
       .join(', ');
-    await sql`${sql.raw(
+    const upsert = sql`${sql.raw(
       `insert into ${target} (${s.id}, bucket_ts, samples, ${columns(s.metrics)}) select ${s.id}, bucket_ts - (bucket_ts % ${hour}), sum(samples), ${aggregates} from ${source} where bucket_ts >= `,
     )}${from}${sql.raw(' and bucket_ts < ')}${to}${sql.raw(
       ` group by 1, 2 on conflict (${s.id}, bucket_ts) do update set ${upsertSet(s.metrics)}`,
-    )}`.execute(db);
+    )}`;
+    if (rewritten.length === 0) await upsert.execute(db);
+    else
+      await db.transaction().execute(async (trx) => {
+        await upsert.execute(trx);
+        for (const hook of rewritten) await hook(trx, target as Parameters<HoursRewritten>[1], from);
+      });
   }
   // 24-hour hashrate = mean of the last 24 hourly averages; miners without any keep their value.
   await sql`update miner_state set hashrate_24h = coalesce((select avg(h.hashrate_avg) from miner_samples_1h h where h.miner_id = miner_state.miner_id and h.bucket_ts >= ${now - day} and h.hashrate_avg <> -999), hashrate_24h)`.execute(

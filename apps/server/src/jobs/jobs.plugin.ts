@@ -1,12 +1,19 @@
 import fp from 'fastify-plugin';
 import { updateStatistics } from '../db/database.js';
 import { JobRepository } from '../db/job.repository.js';
-import { applyRetention, rollupHours, rollupMinutes } from '../devices/history-rollups.js';
+import {
+  applyRetention,
+  type HoursRewritten,
+  rollupHours,
+  rollupMinutes,
+} from '../devices/history-rollups.js';
 import { type Job, JobRunner } from './job-runner.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     jobs: JobRunner;
+    /** Features keeping sums of the hourly rollups register here (see `HoursRewritten`). */
+    onHoursRewritten: (hook: HoursRewritten) => void;
   }
 }
 
@@ -18,6 +25,10 @@ declare module 'fastify' {
 export const jobsPlugin = fp<{ start: boolean }>(
   async (app, { start }) => {
     const { config, db, clock } = app;
+    const rewritten: HoursRewritten[] = [];
+    app.decorate('onHoursRewritten', (hook: HoursRewritten) => {
+      rewritten.push(hook);
+    });
     const jobs: Job[] = [
       { name: 'offline-detector', periodMs: 10_000, run: () => app.deviceStatus.detectSilence() },
       { name: 'command-timeouts', periodMs: 5_000, run: () => app.commands.expire() },
@@ -29,7 +40,7 @@ export const jobsPlugin = fp<{ start: boolean }>(
       {
         name: 'rollup-1h',
         periodMs: 10 * 60_000,
-        run: () => rollupHours(db, clock(), config.retention1mDays * 86_400_000),
+        run: () => rollupHours(db, clock(), config.retention1mDays * 86_400_000, rewritten),
       },
       {
         name: 'retention',

@@ -8,6 +8,7 @@ import { MeterCorrectionService } from './meter-correction.service.js';
 import { meterEnergyMigration } from './meter-energy.migration.js';
 import { MeterEnergyService } from './meter-energy.service.js';
 import { meterEnergyTotalsMigration } from './meter-energy-totals.migration.js';
+import { powerDaysMigration } from './power-days.migration.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,15 +26,29 @@ export const electricityFeature = defineFeature({
     '0022_electricity_prices': electricityPriceMigration,
     '0025_meter_corrections': meterCorrectionsMigration(dialect),
     '0026_meter_energy_totals': meterEnergyTotalsMigration,
+    '0033_fbox_power_days': powerDaysMigration,
   }),
   register(app) {
     app.decorate(
       'electricity',
       new ElectricityService(app, new MeterCorrectionService({ db: app.db, dialect: app.dbDialect })),
     );
-    const meterEnergy = new MeterEnergyService({ db: app.db, dialect: app.dbDialect, areas: app.areas });
+    const meterEnergy = new MeterEnergyService({
+      db: app.db,
+      dialect: app.dbDialect,
+      areas: app.areas,
+      clock: app.clock,
+    });
     app.decorate('meterEnergy', meterEnergy);
     app.ingest.addBatchWrite((trx, applied) => meterEnergy.record(trx, applied));
+    // Settled days of the power statistics: forgotten where the hourly rollup rewrote their hours,
+    // and dropped with the rollups past retention.
+    app.onHoursRewritten((trx, table, from) => meterEnergy.hoursRewritten(trx, table, from));
+    app.jobs.add({
+      name: 'power-days-retention',
+      periodMs: 60 * 60_000,
+      run: () => meterEnergy.pruneSettledDays(app.clock() - app.config.retention1hDays * 86_400_000),
+    });
     // Price history: a new mine's first price, and a price edited in the mine form from now on.
     const prices = new ElectricityPriceService({
       db: app.db,

@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { MeterCorrectionsTable, MeterHour } from './meter-energy.schema.js';
+import { PowerDayRepository } from './power-days.repository.js';
 
 type Hour = MeterHour;
 
@@ -161,11 +162,15 @@ export class MeterCorrectionRepository {
       .execute();
   }
 
+  /** Inserts a meter hour, and forgets the settled days holding it. */
   async insertHour(row: Hour): Promise<void> {
+    await this.forgetDays(row);
     await this.db.insertInto('meter_energy_hourly').values(row).execute();
   }
 
+  /** Changes a meter hour, and forgets the settled days holding it. */
   async updateHour(row: Hour, set: Partial<Hour>): Promise<void> {
+    await this.forgetDays(row);
     await this.db
       .updateTable('meter_energy_hourly')
       .set(set)
@@ -173,6 +178,12 @@ export class MeterCorrectionRepository {
       .where('no', '=', row.no)
       .where('hour_ts', '=', row.hour_ts)
       .execute();
+  }
+
+  private forgetDays(row: Hour): Promise<void> {
+    return new PowerDayRepository(this.db, this.dialect).forgetHours([
+      { fboxId: row.fbox_id, from: row.hour_ts, to: row.hour_ts },
+    ]);
   }
 
   /** The configured sensor ratio of a meter (1 when never set). */

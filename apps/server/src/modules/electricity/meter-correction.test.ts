@@ -131,6 +131,31 @@ describeDb('meter readings entered by hand (set_meter_data with a reading)', () 
     expect(await hourly()).toEqual({ 0: [10, 0], 3: [4, 1], 5: [166, 0], 6: [5, 0] });
   });
 
+  it('changes the statistics of a settled day it falls in, read before from the stored day', async () => {
+    t.clock.ms = start + 2 * 24 * hour;
+    token = await login(t.app, master);
+    await t.app.db.updateTable('users').set({ time_zone: 'UTC+0' }).execute();
+    const dayRow = async () =>
+      (
+        await get(
+          t.app,
+          '/index/fbox.electricity/statistic',
+          { area_id: String(areaId), from: String(start), to: String(start + 24 * hour), bucket: 'day' },
+          { token },
+        )
+      ).json();
+    const before = await dayRow();
+    expect(before.code, before.msg).toBe(1);
+    expect(before.data.rows[0]).toMatchObject({ energy_kwh: 75, resets: 0 });
+    const stored = await t.app.db.selectFrom('fbox_power_days').select(['day_ts']).execute();
+    expect(stored.map((d) => Number(d.day_ts))).toEqual([start]);
+    expect(
+      (await enter({ reading_kwh: 4, reading_at: start + 3 * hour, reason: 'Meter replaced' })).json().code,
+    ).toBe(1);
+    // 10 + 4 (the reset) + 166 + 5.
+    expect((await dayRow()).data.rows[0]).toMatchObject({ energy_kwh: 185, resets: 1 });
+  });
+
   it('refuses readings that contradict the meter, on their field, and changes nothing', async () => {
     const before = await hourly();
     const cases: [Record<string, unknown>, string, RegExp][] = [

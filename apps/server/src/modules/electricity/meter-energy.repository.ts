@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { MeterHour, MeterReadingStateTable } from './meter-energy.schema.js';
+import { PowerDayRepository } from './power-days.repository.js';
 
 export type EnergyBucket = 'hour' | 'day' | 'month';
 
@@ -129,8 +130,21 @@ export class MeterEnergyRepository {
         .execute();
   }
 
-  /** Adds energy, resets and readings to the hours' rows (an hour's first reading stays). */
+  /**
+   * Adds energy, resets and readings to the hours' rows (an hour's first reading stays), and forgets
+   * the settled days holding those hours (none, unless readings arrive late).
+   */
   async addHours(rows: readonly MeterHour[]): Promise<void> {
+    const spans = new Map<number, { fboxId: number; from: number; to: number }>();
+    for (const r of rows) {
+      const span = spans.get(r.fbox_id);
+      if (!span) spans.set(r.fbox_id, { fboxId: r.fbox_id, from: r.hour_ts, to: r.hour_ts });
+      else {
+        span.from = Math.min(span.from, r.hour_ts);
+        span.to = Math.max(span.to, r.hour_ts);
+      }
+    }
+    await new PowerDayRepository(this.db, this.dialect).forgetHours([...spans.values()]);
     for (let i = 0; i < rows.length; i += chunk)
       await this.db
         .insertInto('meter_energy_hourly')

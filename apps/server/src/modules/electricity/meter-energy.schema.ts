@@ -96,3 +96,39 @@ declare module '../../db/schema.js' {
     electricity_prices: ElectricityPricesTable;
   }
 }
+
+/**
+ * One FBOX's settled 24-hour window (migration 0033): its meters' energy, resets and counted
+ * readings, and from its hourly rollups the highest power, the hashes of its hours with a hashrate
+ * and the metered energy of those hours (null where none).
+ */
+export interface FboxPowerDaysTable {
+  fbox_id: number;
+  /** Start of the window (a zone's midnight), epoch ms. */
+  day_ts: number;
+  m1_kwh: number;
+  m1_resets: number;
+  m1_readings: number;
+  m2_kwh: number;
+  m2_resets: number;
+  m2_readings: number;
+  peak_kw: number | null;
+  hashes_th: number | null;
+  hash_kwh: number | null;
+}
+
+/** A set of FBOXes' summed hourly power in one settled hour (migration 0033); null: no reading. */
+export interface FboxLoadHoursTable {
+  /** The set: its size and a digest of its sorted ids. */
+  boxes: string;
+  hour_ts: number;
+  avg_kw: number | null;
+  max_kw: number | null;
+}
+
+declare module '../../db/schema.js' {
+  interface DB {
+    fbox_power_days: FboxPowerDaysTable;
+    fbox_load_hours: FboxLoadHoursTable;
+  }
+}

@@ -26,6 +26,7 @@ const joulesPerTerahash = (kwh: number | null, terahashes: number | null): numbe
     : Math.round(((kwh * 3_600_000) / terahashes) * 100) / 100;
 
 import { type EnergyQuery, type MeterEnergy, MeterEnergyRepository } from './meter-energy.repository.js';
+import { PowerDayRepository } from './power-days.repository.js';
 import { bucketStart, type CostedEnergy, PowerStatisticRepository } from './power-statistic.repository.js';
 
 /**
@@ -33,7 +34,9 @@ import { bucketStart, type CostedEnergy, PowerStatisticRepository } from './powe
  * each telemetry batch's transaction, summed per hour, day or month in the user's zone on read.
  */
 export class MeterEnergyService {
-  constructor(private readonly deps: { db: Kysely<DB>; dialect: Dialect; areas: AreaService }) {}
+  constructor(
+    private readonly deps: { db: Kysely<DB>; dialect: Dialect; areas: AreaService; clock: () => number },
+  ) {}
 
   /**
    * Counts a batch's claimed messages (ingest's batch write): three small statements per batch,
@@ -51,6 +54,16 @@ export class MeterEnergyService {
     await repo.saveLastReadings(counted.last);
   }
 
+  /** The hourly rollup rewrote a table's hours from `from` on: FBOX hours change settled days. */
+  async hoursRewritten(trx: Transaction<DB>, table: string, from: number): Promise<void> {
+    if (table === 'fbox_samples_1h') await new PowerDayRepository(trx, this.deps.dialect).forgetFrom(from);
+  }
+
+  /** Drops the settled days starting before `before` (their FBOX hours are past retention). */
+  pruneSettledDays(before: number): Promise<void> {
+    return new PowerDayRepository(this.deps.db, this.deps.dialect).pruneBefore(before);
+  }
+
   /**
    * Power statistics of a mine the caller sees: energy per FBOX (its meters summed, and each meter)
    * and bucket of the reader's time zone, each hour costed at the price valid at its start; peak
@@ -61,7 +74,7 @@ export class MeterEnergyService {
   async statistic(user: AreaCaller, q: PowerStatisticQuery): Promise<PowerStatistic> {
     await this.deps.areas.requireAccess(user, q.area_id);
     const repo = new MeterEnergyRepository(this.deps.db, this.deps.dialect);
-    const stats = new PowerStatisticRepository(this.deps.db, this.deps.dialect);
+    const stats = new PowerStatisticRepository(this.deps.db, this.deps.dialect, this.deps.clock());
     const fboxes = await repo.boxesOf(q.area_id, q.fbox_id);
     if (q.fbox_id !== undefined && fboxes.length === 0) notFound();
     const zone = (await new UserRepository(this.deps.db).timeZone(user.id)) ?? 'UTC+0';
@@ -76,14 +89,20 @@ export class MeterEnergyService {
     const profileStep = q.bucket === 'month' ? 'day' : 'hour';
     const [energy, demand, profile, prices] = await Promise.all([
       stats.costedEnergy(q.area_id, price, query),
-      stats.boxDemand(query),
+      stats.boxDemand(q.area_id, price, query),
       stats.load({ ...query, bucket: profileStep }),
       this.pricesUsed(q.area_id, q.from, q.to),
     ]);
-    const rows = new Map<string, PowerStatisticRow & { hashes: number | null; hashKwh: number | null }>();
+    type Row = PowerStatisticRow & { hashes: number | null; hashKwh: number | null };
+    // By box, then bucket: number keys, no key strings for the thousands of rows of a large mine.
+    const rows = new Map<number, Map<number, Row>>();
     const rowOf = (fboxId: number, bucketTs: number) => {
-      const key = `${fboxId}:${bucketTs}`;
-      let row = rows.get(key);
+      let ofBox = rows.get(fboxId);
+      if (!ofBox) {
+        ofBox = new Map();
+        rows.set(fboxId, ofBox);
+      }
+      let row = ofBox.get(bucketTs);
       if (!row) {
         row = {
           bucket_ts: bucketTs,
@@ -98,7 +117,7 @@ export class MeterEnergyService {
           hashes: null,
           hashKwh: null,
         };
-        rows.set(key, row);
+        ofBox.set(bucketTs, row);
       }
       return row;
     };
@@ -112,13 +131,15 @@ export class MeterEnergyService {
     }
     // Demand only where energy was counted: a row is a box's metered bucket.
     for (const d of demand) {
-      const row = rows.get(`${d.fbox_id}:${d.bucket_ts}`);
+      const row = rows.get(d.fbox_id)?.get(d.bucket_ts);
       if (!row) continue;
       row.peak_kw = d.peak_kw;
       row.hashes = d.hashes_th;
       row.hashKwh = d.hash_kwh;
     }
-    const sorted = [...rows.values()].sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
+    const sorted = [...rows.values()]
+      .flatMap((ofBox) => [...ofBox.values()])
+      .sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
     const buckets = new Map<
       number,
       PowerStatistic['buckets'][number] & { hashes: number; hashKwh: number }
@@ -195,7 +216,7 @@ export class MeterEnergyService {
    * power cost); see `PowerStatisticRepository.costedEnergy`.
    */
   costedEnergy(areaId: number, fallbackPrice: number, query: EnergyQuery): Promise<CostedEnergy[]> {
-    return new PowerStatisticRepository(this.deps.db, this.deps.dialect).costedEnergy(
+    return new PowerStatisticRepository(this.deps.db, this.deps.dialect, this.deps.clock()).costedEnergy(
       areaId,
       fallbackPrice,
       query,

@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.js';
 import { integerLiteral } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
 import { bucketSql, type EnergyQuery } from './meter-energy.repository.js';
+import { type LoadHour, type PowerDay, PowerDayRepository } from './power-days.repository.js';
 
 /** Energy and its cost of one meter in one bucket. */
 export interface CostedEnergy {
@@ -72,6 +73,102 @@ export const bucketSpans = (q: EnergyQuery): { start: number; from: number; to: 
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+interface PriceSchedule {
+  changes: { at: number; price: number }[];
+  priceAt: (t: number) => number;
+}
+
+/** Sums of nullable figures: null only when every one is null. */
+const addNullable = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
+const maxNullable = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.max(a, b);
+
+/**
+ * Energy rows of several parts of a range as one: a bucket split over parts sums its parts. Parts
+ * of day buckets never share a bucket (settled days are whole days, the rest other days): joined.
+ */
+const mergeEnergy = (parts: CostedEnergy[][], bucket: EnergyQuery['bucket']): CostedEnergy[] => {
+  if (parts.length === 1) return parts[0]!;
+  if (bucket !== 'month') return parts.flat();
+  const merged = new Map<string, CostedEnergy>();
+  for (const part of parts)
+    for (const e of part) {
+      const key = `${e.fbox_id}:${e.no}:${e.bucket_ts}`;
+      const m = merged.get(key);
+      if (!m) merged.set(key, { ...e });
+      else {
+        m.energy_kwh += e.energy_kwh;
+        m.cost += e.cost;
+        m.resets += e.resets;
+      }
+    }
+  return [...merged.values()];
+};
+
+const mergeDemand = (parts: BoxDemand[][], bucket: EnergyQuery['bucket']): BoxDemand[] => {
+  if (parts.length === 1) return parts[0]!;
+  if (bucket !== 'month') return parts.flat();
+  const merged = new Map<string, BoxDemand>();
+  for (const part of parts)
+    for (const d of part) {
+      const key = `${d.fbox_id}:${d.bucket_ts}`;
+      const m = merged.get(key);
+      if (!m) merged.set(key, { ...d });
+      else {
+        m.peak_kw = maxNullable(m.peak_kw, d.peak_kw);
+        m.hashes_th = addNullable(m.hashes_th, d.hashes_th);
+        m.hash_kwh = addNullable(m.hash_kwh, d.hash_kwh);
+      }
+    }
+  return [...merged.values()];
+};
+
+/**
+ * Settled days as energy rows of the query's buckets, costed at the price of the day (a settled
+ * day has no price change inside). A meter that counted no reading that day has no row, as in the
+ * sums from the hours.
+ */
+const energyOfDays = (days: PowerDay[], q: EnergyQuery, priceAt: (t: number) => number): CostedEnergy[] =>
+  mergeEnergy(
+    [
+      days.flatMap((d) => {
+        const bucketTs = bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes);
+        const price = priceAt(d.day_ts);
+        const meters = [
+          { no: 1, kwh: d.m1_kwh, resets: d.m1_resets, readings: d.m1_readings },
+          { no: 2, kwh: d.m2_kwh, resets: d.m2_resets, readings: d.m2_readings },
+        ];
+        return meters
+          .filter((m) => m.readings > 0)
+          .map((m) => ({
+            fbox_id: d.fbox_id,
+            no: m.no,
+            bucket_ts: bucketTs,
+            energy_kwh: m.kwh,
+            cost: m.kwh * price,
+            resets: m.resets,
+          }));
+      }),
+      [],
+    ],
+    q.bucket,
+  );
+
+const demandOfDays = (days: PowerDay[], q: EnergyQuery): BoxDemand[] =>
+  mergeDemand(
+    [
+      days.map((d) => ({
+        fbox_id: d.fbox_id,
+        bucket_ts: bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes),
+        peak_kw: d.peak_kw,
+        hashes_th: d.hashes_th,
+        hash_kwh: d.hash_kwh,
+      })),
+      [],
+    ],
+    q.bucket,
+  );
+
 /** A rollup value that is a reading: -999 ("no data") and negatives are left out. */
 const reading = (column: string) => sql`case when ${sql.ref(column)} >= 0 then ${sql.ref(column)} end`;
 
@@ -81,10 +178,77 @@ const reading = (column: string) => sql`case when ${sql.ref(column)} >= 0 then $
  * reader's zone (`bucketSql`).
  */
 export class PowerStatisticRepository {
+  /** One read of the settled days and of the prices, however many calls of this instance need them. */
+  private readonly settledDays = new Map<string, Promise<PowerDay[]>>();
+  private prices: Promise<PriceSchedule> | null = null;
+
+  /**
+   * `now` (the server's clock): day and month buckets read the days that ended 3 hours before its
+   * hour from `fbox_power_days`; without it, every bucket is summed from the hours.
+   */
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
+    private readonly now?: number,
   ) {}
+
+  /** The mine's price changes (each from the first hour starting at or after its `valid_from`). */
+  private priceSchedule(areaId: number, fallback: number): Promise<PriceSchedule> {
+    this.prices ??= this.db
+      .selectFrom('electricity_prices')
+      .select(['valid_from', 'price'])
+      .where('area_id', '=', areaId)
+      .orderBy('valid_from')
+      .execute()
+      .then((prices) => {
+        // The earliest price also applies before it.
+        const changes = prices.map((p, i) => ({
+          at: i === 0 ? Number.NEGATIVE_INFINITY : Math.ceil(Number(p.valid_from) / hourMs) * hourMs,
+          price: Number(p.price),
+        }));
+        return {
+          changes,
+          priceAt: (t: number) => {
+            let price = changes.length === 0 ? fallback : changes[0]!.price;
+            for (const c of changes) if (c.at <= t) price = c.price;
+            return price;
+          },
+        };
+      });
+    return this.prices;
+  }
+
+  /**
+   * Splits a day or month query: the whole days of its zone that are settled (ended 3 hours before
+   * the clock's hour, no price change inside), read from `fbox_power_days`, and the rest as ranges
+   * summed from the hours.
+   */
+  private async split(
+    areaId: number,
+    fallback: number,
+    q: EnergyQuery,
+  ): Promise<{ days: PowerDay[]; live: EnergyQuery[]; priceAt: (t: number) => number }> {
+    const { changes, priceAt } = await this.priceSchedule(areaId, fallback);
+    if (this.now === undefined || q.bucket === 'hour') return { days: [], live: [q], priceAt };
+    const settledBefore = Math.floor(this.now / hourMs) * hourMs - 3 * hourMs;
+    const settled = bucketSpans({ ...q, bucket: 'day' })
+      .filter((d) => d.from === d.start && d.to === d.start + dayMs && d.to <= settledBefore)
+      .filter((d) => !changes.some((c) => c.at > d.from && c.at < d.to))
+      .map((d) => d.start);
+    const live: EnergyQuery[] = [];
+    let at = q.from;
+    for (const start of [...settled, q.to]) {
+      if (start > at) live.push({ ...q, from: at, to: start });
+      at = Math.max(at, start + dayMs);
+    }
+    const key = `${q.fboxIds.join(',')}|${settled.join(',')}`;
+    let days = this.settledDays.get(key);
+    if (!days) {
+      days = new PowerDayRepository(this.db, this.dialect).days(q.fboxIds, settled);
+      this.settledDays.set(key, days);
+    }
+    return { days: await days, live, priceAt };
+  }
 
   /**
    * Energy per box, meter and bucket, each hour costed at the mine's price valid at the hour's start
@@ -94,7 +258,11 @@ export class PowerStatisticRepository {
    */
   async costedEnergy(areaId: number, fallback: number, q: EnergyQuery): Promise<CostedEnergy[]> {
     if (q.fboxIds.length === 0) return [];
-    if (q.bucket !== 'hour') return this.costedFromTotals(areaId, fallback, q);
+    if (q.bucket !== 'hour') {
+      const { days, live, priceAt } = await this.split(areaId, fallback, q);
+      const parts = await Promise.all(live.map((part) => this.costedFromTotals(areaId, fallback, part)));
+      return mergeEnergy([energyOfDays(days, q, priceAt), ...parts], q.bucket);
+    }
     const bucket = bucketSql(this.dialect, 'h.hour_ts', q.bucket, q.tzOffsetMinutes);
     const rows = await this.db
       .with('periods', (db) =>
@@ -145,22 +313,7 @@ export class PowerStatisticRepository {
    * over its hours. Same answer as the sum: a bucket without a counted reading is absent.
    */
   private async costedFromTotals(areaId: number, fallback: number, q: EnergyQuery): Promise<CostedEnergy[]> {
-    const prices = await this.db
-      .selectFrom('electricity_prices')
-      .select(['valid_from', 'price'])
-      .where('area_id', '=', areaId)
-      .orderBy('valid_from')
-      .execute();
-    // A price applies from the first hour starting at or after its `valid_from`; the earliest also before.
-    const changes = prices.map((p, i) => ({
-      at: i === 0 ? Number.NEGATIVE_INFINITY : Math.ceil(Number(p.valid_from) / hourMs) * hourMs,
-      price: Number(p.price),
-    }));
-    const priceAt = (t: number) => {
-      let price = changes.length === 0 ? fallback : changes[0]!.price;
-      for (const c of changes) if (c.at <= t) price = c.price;
-      return price;
-    };
+    const { changes, priceAt } = await this.priceSchedule(areaId, fallback);
     const buckets = bucketSpans(q);
     const cuts = changes.map((c) => c.at).filter((t) => t > q.from && t < q.to);
     const edges = [...new Set([...buckets.flatMap((b) => [b.from, b.to]), ...cuts])].sort((a, b) => a - b);
@@ -251,8 +404,14 @@ export class PowerStatisticRepository {
    * Per box and bucket: the highest hourly maximum of its power (kW), and for efficiency the hashes
    * of its hours with a hashrate (average TH/s × 3600 s) with its metered energy in those hours.
    */
-  async boxDemand(q: EnergyQuery): Promise<BoxDemand[]> {
+  async boxDemand(areaId: number, fallback: number, q: EnergyQuery): Promise<BoxDemand[]> {
     if (q.fboxIds.length === 0) return [];
+    const { days, live } = await this.split(areaId, fallback, q);
+    const parts = await Promise.all(live.map((part) => this.demandFromHours(part)));
+    return mergeDemand([demandOfDays(days, q), ...parts], q.bucket);
+  }
+
+  private async demandFromHours(q: EnergyQuery): Promise<BoxDemand[]> {
     const bucket = bucketSql(this.dialect, 's.bucket_ts', q.bucket, q.tzOffsetMinutes);
     const hashing = sql`s.hashrate_total_avg > 0`;
     // Each meter's hour by its primary key: no grouping of the meter rows by box and hour first
@@ -302,31 +461,54 @@ export class PowerStatisticRepository {
    */
   async load(q: EnergyQuery): Promise<LoadPoint[]> {
     if (q.fboxIds.length === 0) return [];
-    const bucket = bucketSql(this.dialect, 'hour_ts', q.bucket, q.tzOffsetMinutes);
+    // Hours ended 3 hours before the clock's hour are read from the stored sums, the rest summed here.
+    const settledFrom = Math.ceil(q.from / hourMs) * hourMs;
+    const settledTo =
+      this.now === undefined
+        ? settledFrom
+        : Math.max(
+            settledFrom,
+            Math.min(Math.ceil(q.to / hourMs) * hourMs, Math.floor(this.now / hourMs) * hourMs - 3 * hourMs),
+          );
+    const [settled, live] = await Promise.all([
+      new PowerDayRepository(this.db, this.dialect).loadHours(q.fboxIds, settledFrom, settledTo),
+      settledTo < q.to ? this.loadHours({ ...q, from: Math.max(q.from, settledTo) }) : [],
+    ]);
+    const steps = new Map<number, { sum: number; count: number; peak: number }>();
+    for (const h of [...settled, ...live]) {
+      if (h.max_kw === null) continue;
+      const ts = bucketStart(h.hour_ts, q.bucket, q.tzOffsetMinutes);
+      const step = steps.get(ts) ?? { sum: 0, count: 0, peak: Number.NEGATIVE_INFINITY };
+      if (h.avg_kw !== null) {
+        step.sum += h.avg_kw;
+        step.count++;
+      }
+      step.peak = Math.max(step.peak, h.max_kw);
+      steps.set(ts, step);
+    }
+    return [...steps.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([ts, step]) => ({
+        ts,
+        power_kw: step.count === 0 ? 0 : step.sum / step.count,
+        peak_kw: step.peak,
+      }));
+  }
+
+  /** The boxes' power summed per hour in `[from, to)`, from the FBOX hours. */
+  private async loadHours(q: EnergyQuery): Promise<LoadHour[]> {
     const rows = await this.db
-      .selectFrom((db) =>
-        db
-          .selectFrom('fbox_samples_1h')
-          .select([
-            sql<number>`bucket_ts`.as('hour_ts'),
-            sql<number | null>`sum(${reading('power_kw_avg')})`.as('avg_kw'),
-            sql<number | null>`sum(${reading('power_kw_max')})`.as('max_kw'),
-          ])
-          .where('fbox_id', 'in', q.fboxIds)
-          .where('bucket_ts', '>=', q.from)
-          .where('bucket_ts', '<', q.to)
-          .groupBy('bucket_ts')
-          .as('hourly'),
-      )
+      .selectFrom('fbox_samples_1h')
       .select([
-        bucket.as('ts'),
-        sql<number>`avg(avg_kw)`.as('power_kw'),
-        sql<number>`max(max_kw)`.as('peak_kw'),
+        'bucket_ts',
+        sql<number | null>`sum(${reading('power_kw_avg')})`.as('avg_kw'),
+        sql<number | null>`sum(${reading('power_kw_max')})`.as('max_kw'),
       ])
-      .where('max_kw', 'is not', null)
-      .groupBy(bucket)
-      .orderBy('ts')
+      .where('fbox_id', 'in', q.fboxIds)
+      .where('bucket_ts', '>=', q.from)
+      .where('bucket_ts', '<', q.to)
+      .groupBy('bucket_ts')
       .execute();
-    return rows.map((r) => ({ ts: Number(r.ts), power_kw: Number(r.power_kw), peak_kw: Number(r.peak_kw) }));
+    return rows.map((r) => ({ hour_ts: Number(r.bucket_ts), avg_kw: num(r.avg_kw), max_kw: num(r.max_kw) }));
   }
 }

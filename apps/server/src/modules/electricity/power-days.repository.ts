@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import { integerLiteral } from '../../db/literal.js';
+import type { DB } from '../../db/schema.js';
+import type { FboxPowerDaysTable } from './meter-energy.schema.js';
+
+export type PowerDay = FboxPowerDaysTable;
+
+/** A set of boxes' summed power in one hour. */
+export interface LoadHour {
+  hour_ts: number;
+  avg_kw: number | null;
+  max_kw: number | null;
+}
+
+/** A set of boxes as a key: its size and a digest of its sorted ids. */
+export const boxSetKey = (fboxIds: readonly number[]): string =>
+  `${fboxIds.length}:${createHash('sha256')
+    .update([...fboxIds].sort((a, b) => a - b).join(','))
+    .digest('hex')
+    .slice(0, 40)}`;
+
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+/** Boxes per statement (their ids are literals or bound parameters). */
+const chunk = 2000;
+
+/**
+ * Settled days of the power statistics (migration 0033, docs/statistics.md "Speed"): each FBOX's
+ * 24-hour windows summed once from the hourly meter energy and FBOX rollups, read instead of those
+ * hours by day and month buckets.
+ *
+ * Exactness: every writer of the hours forgets, in its own transaction, the windows holding an hour
+ * it changed (`forgetHours` from the meter writes, `forgetFrom` from the hourly rollup). A window is
+ * filled by one statement from the hours as they stand: on SQLite a statement is atomic; on
+ * PostgreSQL the fill takes a lock that waits for writers' transactions in progress and that their
+ * forgetting waits for, so a window filled from hours a writer is changing is forgotten after it.
+ */
+export class PowerDayRepository {
+  constructor(
+    private readonly db: Kysely<DB> | Transaction<DB>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Forgets the windows of `fboxId` holding any hour starting in `[from, to]`. */
+  async forgetHours(spans: readonly { fboxId: number; from: number; to: number }[]): Promise<void> {
+    const byRange = new Map<string, number[]>();
+    for (const s of spans) {
+      const key = `${s.from}:${s.to}`;
+      byRange.set(key, [...(byRange.get(key) ?? []), s.fboxId]);
+    }
+    for (const [key, ids] of byRange) {
+      const [from, to] = key.split(':').map(Number) as [number, number];
+      for (let i = 0; i < ids.length; i += chunk)
+        await this.db
+          .deleteFrom('fbox_power_days')
+          .where('fbox_id', 'in', ids.slice(i, i + chunk))
+          .where('day_ts', '>', from - dayMs)
+          .where('day_ts', '<=', to)
+          .execute();
+    }
+  }
+
+  /**
+   * Forgets every box's windows ending after `from`, and every load hour from `from` on (the FBOX
+   * hours from `from` on were rewritten).
+   */
+  async forgetFrom(from: number): Promise<void> {
+    await this.db
+      .deleteFrom('fbox_power_days')
+      .where('day_ts', '>', from - dayMs)
+      .execute();
+    await this.db.deleteFrom('fbox_load_hours').where('hour_ts', '>=', from).execute();
+  }
+
+  /** Forgets windows and load hours starting before `before` (their hourly rollups are past retention). */
+  async pruneBefore(before: number): Promise<void> {
+    await this.db.deleteFrom('fbox_power_days').where('day_ts', '<', before).execute();
+    await this.db.deleteFrom('fbox_load_hours').where('hour_ts', '<', before).execute();
+  }
+
+  /**
+   * The boxes' summed hourly power (average and maximum, -999 left out) in `[from, to)`, whole
+   * settled hours, filled from the FBOX hours first where not stored yet: one row per hour, nulls
+   * where no box had a reading.
+   */
+  async loadHours(fboxIds: readonly number[], from: number, to: number): Promise<LoadHour[]> {
+    if (fboxIds.length === 0 || to <= from) return [];
+    const boxes = boxSetKey(fboxIds);
+    const read = async () =>
+      (
+        await this.db
+          .selectFrom('fbox_load_hours')
+          .select(['hour_ts', 'avg_kw', 'max_kw'])
+          .where('boxes', '=', boxes)
+          .where('hour_ts', '>=', from)
+          .where('hour_ts', '<', to)
+          .orderBy('hour_ts')
+          .execute()
+      ).map((r) => ({
+        hour_ts: Number(r.hour_ts),
+        avg_kw: r.avg_kw === null ? null : Number(r.avg_kw),
+        max_kw: r.max_kw === null ? null : Number(r.max_kw),
+      }));
+    const rows = await read();
+    if (rows.length === (to - from) / hourMs) return rows;
+    const hours = sql.raw(
+      Array.from({ length: (to - from) / hourMs }, (_, i) => `(${integerLiteral(from + i * hourMs)})`).join(
+        ', ',
+      ),
+    );
+    const reading = (column: string) => sql`case when ${sql.ref(column)} >= 0 then ${sql.ref(column)} end`;
+    const statement = sql`
+      with hours (hour_ts) as (values ${hours}),
+      s as (
+        select bucket_ts, sum(${reading('power_kw_avg')}) as avg_kw, sum(${reading('power_kw_max')}) as max_kw
+        from fbox_samples_1h
+        where fbox_id in (${sql.raw(fboxIds.map(integerLiteral).join(', '))})
+          and bucket_ts >= ${sql.lit(from)} and bucket_ts < ${sql.lit(to)}
+        group by bucket_ts
+      )
+      insert into fbox_load_hours (boxes, hour_ts, avg_kw, max_kw)
+      select ${boxes}, h.hour_ts, s.avg_kw, s.max_kw
+      from hours h left join s on s.bucket_ts = h.hour_ts
+      where true
+      on conflict (boxes, hour_ts) do nothing`;
+    await this.atomically('fbox_load_hours', (db) => statement.execute(db));
+    return read();
+  }
+
+  /**
+   * The windows starting at `days` (one phase: all a whole number of days apart) of the boxes,
+   * filling those not stored yet from the hours first.
+   */
+  async days(fboxIds: readonly number[], days: readonly number[]): Promise<PowerDay[]> {
+    if (fboxIds.length === 0 || days.length === 0) return [];
+    const out: PowerDay[] = [];
+    for (let i = 0; i < fboxIds.length; i += chunk) {
+      const ids = fboxIds.slice(i, i + chunk);
+      let rows = await this.read(ids, days);
+      if (rows.length < ids.length * days.length) {
+        const stored = new Set(rows.map((r) => `${r.fbox_id}:${r.day_ts}`));
+        const missing = ids.filter((id) => days.some((d) => !stored.has(`${id}:${d}`)));
+        const missingDays = days.filter((d) => missing.some((id) => !stored.has(`${id}:${d}`)));
+        await this.fill(missing, missingDays);
+        rows = await this.read(ids, days);
+      }
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  private async read(ids: readonly number[], days: readonly number[]): Promise<PowerDay[]> {
+    const rows = await this.db
+      .selectFrom('fbox_power_days')
+      .selectAll()
+      .where('fbox_id', 'in', ids)
+      .where('day_ts', 'in', days)
+      .execute();
+    const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    return rows.map((r) => ({
+      fbox_id: Number(r.fbox_id),
+      day_ts: Number(r.day_ts),
+      m1_kwh: Number(r.m1_kwh),
+      m1_resets: Number(r.m1_resets),
+      m1_readings: Number(r.m1_readings),
+      m2_kwh: Number(r.m2_kwh),
+      m2_resets: Number(r.m2_resets),
+      m2_readings: Number(r.m2_readings),
+      peak_kw: num(r.peak_kw),
+      hashes_th: num(r.hashes_th),
+      hash_kwh: num(r.hash_kwh),
+    }));
+  }
+
+  /**
+   * Sums the windows from the hours in one statement, a row for each box and day (zeros and nulls
+   * where nothing was counted); windows stored meanwhile by another reader are kept.
+   */
+  private async fill(ids: readonly number[], days: readonly number[]): Promise<void> {
+    const sorted = [...days].sort((a, b) => a - b);
+    const from = sorted[0]!;
+    const to = sorted.at(-1)! + dayMs;
+    const phase = sql.lit(((from % dayMs) + dayMs) % dayMs);
+    const day = sql.lit(dayMs);
+    const idList = sql.raw(ids.map(integerLiteral).join(', '));
+    const dayList = sql.raw(sorted.map((d) => `(${integerLiteral(d)})`).join(', '));
+    const window = (column: string) => sql`${sql.ref(column)} - ((${sql.ref(column)} - ${phase}) % ${day})`;
+    const meter = (no: number, column: string) =>
+      sql`sum(case when no = ${sql.lit(no)} then ${sql.ref(column)} else 0 end)`;
+    // The box's energy of an hour with a hashrate: its meters' energy then (null if neither counted).
+    const boxKwh = sql`coalesce(m1.energy_kwh + m2.energy_kwh, m1.energy_kwh, m2.energy_kwh)`;
+    const statement = sql`
+      with days (day_ts) as (values ${dayList}),
+      e as (
+        select fbox_id, ${window('hour_ts')} as day_ts,
+          ${meter(1, 'energy_kwh')} as m1_kwh, ${meter(1, 'resets')} as m1_resets,
+          ${meter(1, 'readings')} as m1_readings, ${meter(2, 'energy_kwh')} as m2_kwh,
+          ${meter(2, 'resets')} as m2_resets, ${meter(2, 'readings')} as m2_readings
+        from meter_energy_hourly
+        where fbox_id in (${idList}) and hour_ts >= ${sql.lit(from)} and hour_ts < ${sql.lit(to)}
+        group by fbox_id, ${window('hour_ts')}
+      ),
+      x as (
+        select s.fbox_id, ${window('s.bucket_ts')} as day_ts,
+          max(case when s.power_kw_max >= 0 then s.power_kw_max end) as peak_kw,
+          sum(case when s.hashrate_total_avg > 0 then s.hashrate_total_avg * 3600 end) as hashes_th,
+          sum(case when s.hashrate_total_avg > 0 then ${boxKwh} end) as hash_kwh
+        from fbox_samples_1h s
+        left join meter_energy_hourly m1 on m1.fbox_id = s.fbox_id and m1.no = 1 and m1.hour_ts = s.bucket_ts
+        left join meter_energy_hourly m2 on m2.fbox_id = s.fbox_id and m2.no = 2 and m2.hour_ts = s.bucket_ts
+        where s.fbox_id in (${idList}) and s.bucket_ts >= ${sql.lit(from)} and s.bucket_ts < ${sql.lit(to)}
+        group by s.fbox_id, ${window('s.bucket_ts')}
+      )
+      insert into fbox_power_days (fbox_id, day_ts, m1_kwh, m1_resets, m1_readings, m2_kwh, m2_resets,
+        m2_readings, peak_kw, hashes_th, hash_kwh)
+      select f.id, d.day_ts, coalesce(e.m1_kwh, 0), coalesce(e.m1_resets, 0), coalesce(e.m1_readings, 0),
+        coalesce(e.m2_kwh, 0), coalesce(e.m2_resets, 0), coalesce(e.m2_readings, 0),
+        x.peak_kw, x.hashes_th, x.hash_kwh
+      from fboxes f
+      cross join days d
+      left join e on e.fbox_id = f.id and e.day_ts = d.day_ts
+      left join x on x.fbox_id = f.id and x.day_ts = d.day_ts
+      where f.id in (${idList})
+      on conflict (fbox_id, day_ts) do nothing`;
+    await this.atomically('fbox_power_days', (db) => statement.execute(db));
+  }
+
+  /**
+   * Runs a fill statement so no writer's change of the hours it reads goes unforgotten: on SQLite
+   * the statement alone is atomic; on PostgreSQL it holds a lock that is self-exclusive and
+   * exclusive of the row-exclusive lock a writer's forgetting takes, to the end of its transaction.
+   */
+  private async atomically(
+    table: 'fbox_power_days' | 'fbox_load_hours',
+    fill: (db: Kysely<DB> | Transaction<DB>) => Promise<unknown>,
+  ): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      await fill(this.db);
+      return;
+    }
+    const fillIn = async (trx: Kysely<DB> | Transaction<DB>) => {
+      await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
+      await fill(trx);
+    };
+    if (this.db.isTransaction) await fillIn(this.db);
+    else await this.db.transaction().execute(fillIn);
+  }
+}
