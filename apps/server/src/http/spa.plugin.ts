@@ -25,7 +25,8 @@ const NOT_BUILT =
   'The API answers under /index/… and /api/…; its reference is at /docs.\n';
 
 /**
- * Serves the built SPA: hashed `/assets/*` cached for a year, `index.html` never cached, and any
+ * Serves the built SPA: hashed `/assets/*` cached for a year, `index.html` never cached, each in
+ * its precompressed brotli or gzip copy where the browser accepts one, and any
  * other page path answered with `index.html` (history-mode routing). Unknown API paths are a real
  * 404 with an envelope.
  */
@@ -37,11 +38,16 @@ export const spaPlugin = fp<{ webDist: string }>(
         root: webDist,
         index: false,
         wildcard: true,
+        // The build writes brotli and gzip copies of its text files (apps/web/build/precompress.ts):
+        // sent to browsers that accept them; nothing is compressed per request.
+        preCompressed: true,
         // Our own Cache-Control per path below; the plugin's default would overwrite it.
         cacheControl: false,
         setHeaders: (res, filePath) => {
           const relative = filePath.slice(webDist.length).replaceAll('\\', '/');
           res.setHeader('Cache-Control', relative.startsWith('/assets/') ? IMMUTABLE : 'no-cache');
+          // A cache between must not give a brotli copy to a browser that did not ask for one.
+          res.setHeader('Vary', 'Accept-Encoding');
         },
       });
       // The directory itself is not listable (403); the root is a page like any other.

@@ -1,12 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../test/build-test-app.js';
 import { createMaster, get, login, post } from '../test/factories.js';
 
 const INDEX = '<!doctype html><title>FBOX Cloud System</title><div id="root"></div>';
 const html = { accept: 'text/html,application/xhtml+xml' };
+const bundle = Buffer.from(`${'export const x = "FBOX Cloud";\n'.repeat(2000)}`);
 
 describeDb('static SPA', () => {
   let dist: string;
@@ -17,6 +19,10 @@ describeDb('static SPA', () => {
     writeFileSync(join(dist, 'index.html'), INDEX);
     writeFileSync(join(dist, 'assets', 'x-abc123.js'), 'console.log(1)');
     writeFileSync(join(dist, 'favicon.ico'), 'icon');
+    // A bundle with the build's precompressed copies (apps/web/build/precompress.ts).
+    writeFileSync(join(dist, 'assets', 'big-abc123.js'), bundle);
+    writeFileSync(join(dist, 'assets', 'big-abc123.js.br'), brotliCompressSync(bundle));
+    writeFileSync(join(dist, 'assets', 'big-abc123.js.gz'), gzipSync(bundle));
   });
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
   beforeEach(async () => {
@@ -51,6 +57,24 @@ describeDb('static SPA', () => {
       'no-cache',
     );
     expect((await t.app.inject({ method: 'GET', url: '/assets/missing-1.js' })).statusCode).toBe(404);
+  });
+
+  it('sends the precompressed copy a browser accepts, brotli first, and the file to others', async () => {
+    const url = '/assets/big-abc123.js';
+    const asked = (encoding?: string) =>
+      t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await asked('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).equals(bundle)).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(bundle.length / 10);
+    const gz = await asked('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(bundle)).toBe(true);
+    const plain = await asked();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(bundle)).toBe(true);
   });
 
   it('sets security headers on pages, API answers and errors', async () => {
