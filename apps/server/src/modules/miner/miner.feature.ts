@@ -1,6 +1,7 @@
 import { defineFeature } from '../feature.js';
 import { minerHandlers } from './miner.routes.js';
 import { MinerService } from './miner.service.js';
+import { minerListOrderMigration } from './miner-order.migration.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,6 +12,7 @@ declare module 'fastify' {
 /** Miners: the list, detail, history, bulk actions and export. */
 export const minerFeature = defineFeature({
   name: 'miner',
+  migrations: () => ({ '0034_miner_list_area_order': minerListOrderMigration }),
   register(app) {
     app.decorate('miners', new MinerService(app));
   },
