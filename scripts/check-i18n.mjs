@@ -70,11 +70,18 @@ const compare = (label, a, aName, b, bName) => {
   for (const key of dupes) problems.push(`${label}: '${key}' appears twice in ${aName}`);
 };
 
-const webEn = objectKeys(join(webSrc, 'locales/en.ts'), 'en');
-const webZh = objectKeys(join(webSrc, 'locales/zh.ts'), 'zh');
+// The web texts are in two parts (before sign-in, and the pages'), each in both languages.
+const webEn = [
+  ...objectKeys(join(webSrc, 'locales/en-core.ts'), 'enCore'),
+  ...objectKeys(join(webSrc, 'locales/en-console.ts'), 'enConsole'),
+];
+const webZh = [
+  ...objectKeys(join(webSrc, 'locales/zh-core.ts'), 'zhCore'),
+  ...objectKeys(join(webSrc, 'locales/zh-console.ts'), 'zhConsole'),
+];
 const sharedEn = objectKeys(join(root, 'packages/contracts/src/messages-en.ts'), 'sharedEn');
 const sharedZh = objectKeys(join(root, 'packages/contracts/src/messages-zh.ts'), 'sharedZh');
-compare('web locales', webEn, 'en.ts', webZh, 'zh.ts');
+compare('web locales', webEn, 'en-*.ts', webZh, 'zh-*.ts');
 compare('shared messages', sharedEn, 'sharedEn', sharedZh, 'sharedZh');
 for (const key of webEn)
   if (sharedEn.includes(key)) problems.push(`web locales: '${key}' shadows a shared message`);

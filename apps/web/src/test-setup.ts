@@ -2,7 +2,7 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { setStaticMessageApi } from './lib/feedback';
-import { i18nReady } from './lib/i18n';
+import { i18nReady, loadConsoleTexts } from './lib/i18n';
 
 // Without vitest globals, Testing Library does not unmount by itself: every test's tree is unmounted
 // after it, so no React work of one test is left to run once the file's jsdom is gone.
@@ -24,6 +24,8 @@ beforeEach(() =>
 );
 
 await i18nReady;
+// Tests render the console's pages directly, without the router that loads their texts.
+await loadConsoleTexts();
 
 // antd's form grid and modal read media queries; jsdom has none.
 window.matchMedia ??= ((media: string) => ({

@@ -1,15 +1,28 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { loadConsoleTexts } from '../lib/i18n';
 import { setNavigator } from '../lib/navigation';
 import type { RouteDescriptor } from '../lib/route-types';
 import { RootGuard } from './RootGuard';
 import { routeTable } from './routes';
 
+/** Pages shown before sign-in: their texts are loaded at start (locales/en-core.ts). */
+const beforeSignIn = new Set(['/login']);
+
 const toRouteObject = (route: RouteDescriptor): RouteObject => {
   const { page } = route;
   // Planned pages are in the table but not built: the guard sends them to 404 before this matters.
   if (!page) return { path: route.path, element: <Navigate to="/error/404" replace /> };
-  return { path: route.path, lazy: async () => ({ Component: (await page()) as ComponentType }) };
+  if (beforeSignIn.has(route.path))
+    return { path: route.path, lazy: async () => ({ Component: (await page()) as ComponentType }) };
+  // Every other page fetches the pages' texts along with its code (once; later pages find them).
+  return {
+    path: route.path,
+    lazy: async () => {
+      const [Component] = await Promise.all([page(), loadConsoleTexts()]);
+      return { Component: Component as ComponentType };
+    },
+  };
 };
 
 const inLayout = routeTable.filter((route) => route.layout === 'main').map(toRouteObject);
@@ -26,7 +39,7 @@ export const routes: RouteObject[] = [
       ...bare,
       {
         lazy: async () => {
-          const shell = await import('./ProtectedShell');
+          const [shell] = await Promise.all([import('./ProtectedShell'), loadConsoleTexts()]);
           return { Component: shell.ProtectedShell, loader: shell.sessionLoader };
         },
         children: inLayout,

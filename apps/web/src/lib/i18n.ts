@@ -6,12 +6,38 @@ import { detectLanguage } from './language';
 import { createStore } from './store';
 
 /**
- * Each language's texts are a chunk of their own, fetched when first needed, so a visitor downloads
- * one language, not all of them.
+ * Each language's texts are chunks of their own, fetched when first needed, so a visitor downloads
+ * one language, not all of them: those needed before sign-in at start (the login page's, the
+ * shell's titles, common actions, the server's messages), the pages' with the first page after it.
  */
-const loaders: Record<Language, () => Promise<Record<string, string>>> = {
-  en: () => import('../locales/bundle-en').then((m) => m.texts),
-  zh: () => import('../locales/bundle-zh').then((m) => m.texts),
+type Texts = () => Promise<Record<string, string>>;
+const loaders: Record<Language, { core: Texts; console: Texts }> = {
+  en: {
+    core: () => import('../locales/bundle-en').then((m) => m.texts),
+    console: () => import('../locales/bundle-console-en').then((m) => m.texts),
+  },
+  zh: {
+    core: () => import('../locales/bundle-zh').then((m) => m.texts),
+    console: () => import('../locales/bundle-console-zh').then((m) => m.texts),
+  },
+};
+type Part = keyof (typeof loaders)[Language];
+/** The parts wanted in every language shown: `console` once a page after sign-in asked for it. */
+const wanted = new Set<Part>(['core']);
+const loaded = new Map<string, Promise<void>>();
+
+const loadPart = (language: Language, part: Part): Promise<void> => {
+  const key = `${language}:${part}`;
+  let loading = loaded.get(key);
+  if (!loading) {
+    loading = loaders[language][part]().then((texts) => {
+      i18n.addResourceBundle(language, 'translation', texts, true, true);
+    });
+    // A failed fetch (offline) is tried again next time.
+    loading.catch(() => loaded.delete(key));
+    loaded.set(key, loading);
+  }
+  return loading;
 };
 
 const initial = detectLanguage(cookies.get(cookieNames.language), globalThis.navigator?.language);
@@ -19,10 +45,18 @@ const initial = detectLanguage(cookies.get(cookieNames.language), globalThis.nav
 /** The current language as a store, so non-i18n parts (antd locale, API header) follow it. */
 export const languageStore = createStore<Language>(initial);
 
-/** Makes sure a language's texts are in i18next. */
+/** Makes sure a language's texts are in i18next (the pages' too once they were asked for). */
 export const loadLanguage = async (language: Language): Promise<void> => {
-  if (i18n.hasResourceBundle(language, 'translation')) return;
-  i18n.addResourceBundle(language, 'translation', await loaders[language]());
+  await Promise.all([...wanted].map((part) => loadPart(language, part)));
+};
+
+/**
+ * The pages' texts of the current language, and of every language switched to from now on: what
+ * every route but the login page awaits along with its code (app/router.tsx).
+ */
+export const loadConsoleTexts = async (): Promise<void> => {
+  wanted.add('console');
+  await loadPart(languageStore.get(), 'console');
 };
 
 /** Resolves when the initial language is loaded; render after it so no key flashes on screen. */

@@ -1,5 +1,5 @@
 import { sharedEn } from '@fbox/contracts';
-import { en } from './en';
+import { enCore } from './en-core';
 
-/** Every English text: the web's plus those shared with the server. Loaded on demand. */
-export const texts: Record<string, string> = { ...sharedEn, ...en };
+/** English texts needed before sign-in, with those shared with the server. Loaded at start. */
+export const texts: Record<string, string> = { ...sharedEn, ...enCore };

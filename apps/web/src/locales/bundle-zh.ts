@@ -1,5 +1,5 @@
 import { sharedZh } from '@fbox/contracts';
-import { zh } from './zh';
+import { zhCore } from './zh-core';
 
-/** Every Chinese text: the web's plus those shared with the server. Loaded on demand. */
-export const texts: Record<string, string> = { ...sharedZh, ...zh };
+/** Chinese texts needed before sign-in, with those shared with the server. Loaded at start. */
+export const texts: Record<string, string> = { ...sharedZh, ...zhCore };

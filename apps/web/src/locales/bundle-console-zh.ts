@@ -1,0 +1,4 @@
+import { zhConsole } from './zh-console';
+
+/** Chinese texts of the console's pages. Loaded with the first page after sign-in. */
+export const texts: Record<string, string> = zhConsole;
