@@ -4,6 +4,7 @@ import { startCollector } from './collector.js';
 import { ConfigError, loadConfig } from './config.js';
 import { COLLECTOR_VERSION } from './gateway.js';
 import { lineLogger } from './logger.js';
+import { resolveCloudAccount } from './register.js';
 
 const USAGE = `FBOX Cloud site collector: finds the miners on this network, reads them over their own APIs and
 reports them to FBOX Cloud as an FBOX gateway.
@@ -59,6 +60,8 @@ const main = async (): Promise<void> => {
     return;
   }
   const logger = lineLogger(config.log_level);
+  // With the Agent Key: the FBOX registered before (gateway.json), or one registered now.
+  config = await resolveCloudAccount(config, { logger });
   logger.info(
     { version: COLLECTOR_VERSION, device_id: config.cloud.device_id, ranges: config.scan.length },
     'collector starting',

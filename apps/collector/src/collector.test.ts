@@ -7,20 +7,9 @@ import { type FakeMiner, type FakeMinerOptions, startFakeMiner } from './cgminer
 import { Collector } from './collector.js';
 import { parseConfig } from './config.js';
 import type { Logger } from './logger.js';
-
-/** A logger that keeps every event. */
-const recording = () => {
-  const events: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
-  const make = (level: string) => (obj: object, msg?: string) =>
-    events.push({ level, msg: msg ?? '', obj: obj as Record<string, unknown> });
-  const logger: Logger = {
-    debug: make('debug'),
-    info: make('info'),
-    warn: make('warn'),
-    error: make('error'),
-  };
-  return { logger, events, messages: (msg: string) => events.filter((e) => e.msg === msg).map((e) => e.obj) };
-};
+import { recordingLogger } from './test-logger.js';
+import { startFakeWhatsminerV2 } from './whatsminer/fake-v2.js';
+import { startFakeWhatsminerV3 } from './whatsminer/fake-v3.js';
 
 describe('collector: discovery and polling against fake miners (no cloud)', () => {
   const fakes: FakeMiner[] = [];
@@ -56,7 +45,7 @@ describe('collector: discovery and polling against fake miners (no cloud)', () =
     const spare = await fake({ flavor: 'antminer', id: 'SPARE' });
     const nothing = 1; // nothing listens on port 1
     const dir = mkdtempSync(join(tmpdir(), 'collector-state-'));
-    const log = recording();
+    const log = recordingLogger();
     const { collector } = collectorFor([a.port, b.port, spare.port, nothing], dir, log.logger);
     expect((await collector.scan()).map((m) => m.reading.sn).sort()).toEqual(['AM-A', 'DNA-B', 'SPARE']);
     expect(
@@ -83,7 +72,7 @@ describe('collector: discovery and polling against fake miners (no cloud)', () =
     ]);
 
     // A new collector on the same state directory knows them all from the start.
-    const again = collectorFor([spare.port], dir, recording().logger);
+    const again = collectorFor([spare.port], dir, recordingLogger().logger);
     expect(
       again.collector.registry
         .all()
@@ -99,7 +88,7 @@ describe('collector: discovery and polling against fake miners (no cloud)', () =
     );
     const hanging = await fake({ flavor: 'antminer', id: 'HANG' });
     const garbage = await fake({ flavor: 'avalon', id: 'GARBAGE' });
-    const log = recording();
+    const log = recordingLogger();
     const { collector, reports } = collectorFor(
       [...healthy, hanging, garbage].map((f) => f.port),
       mkdtempSync(join(tmpdir(), 'collector-state-')),
@@ -146,7 +135,7 @@ describe('collector: discovery and polling against fake miners (no cloud)', () =
     const { collector } = collectorFor(
       [miner.port, refusing.port],
       mkdtempSync(join(tmpdir(), 'c-')),
-      recording().logger,
+      recordingLogger().logger,
     );
     await collector.scan();
     const restart = (id: string, sn: string) =>
@@ -164,8 +153,64 @@ describe('collector: discovery and polling against fake miners (no cloud)', () =
     ).toEqual({
       id: 'c4',
       ok: false,
-      error: 'miner.pool is not supported by this collector yet',
+      error: 'invalid params: pool_address: Invalid input: expected string, received undefined',
     });
     await collector.stop();
+  });
+
+  it('probes a host on each protocol’s own port until one answers, and maps outlets by serial, then IP', async () => {
+    const wm = await startFakeWhatsminerV2({ id: 'WM-1' });
+    const v3 = await startFakeWhatsminerV3({ id: 'WM3-1' });
+    const cg = await fake({ flavor: 'antminer', id: 'AM-1' });
+    const configWith = (scan: { range: string; ports?: number[] }[]) =>
+      parseConfig({
+        cloud: { mqtt_url: 'mqtt://127.0.0.1:1', device_id: 'FBTEST' },
+        scan,
+        timeouts: { connect_ms: 300, request_ms: 700, scan_ms: 500 },
+        protocols: {
+          whatsminer: { port: wm.port },
+          cgminer: { port: cg.port },
+          whatsminer_v3: { port: v3.port },
+        },
+        pdus: [{ name: 'rack-a', host: '127.0.0.2', vendor: 'apc', outlets: 8, first_outlet: 1 }],
+        outlet_map: { 'WM3-1': 4, '127.0.0.1': 7 },
+      });
+    // On the protocols' own ports a host is one miner: the Whatsminer answers first, the rest are not asked.
+    const ownPorts = new Collector({ config: configWith([{ range: '127.0.0.1' }]), noStateFile: true });
+    expect((await ownPorts.scan()).map((m) => m.reading.sn)).toEqual(['WM-1']);
+    expect([cg.commands, v3.commands]).toEqual([[], []]);
+    await ownPorts.stop();
+    // Ports a scan entry names are each probed with every protocol.
+    const config = configWith([{ range: '127.0.0.1' }, { range: '127.0.0.1', ports: [cg.port, v3.port] }]);
+    const collector = new Collector({ config, noStateFile: true });
+    const reports: MinerTelemetry[][] = [];
+    collector.gateway.report = async (miners) => {
+      reports.push(miners);
+      return 1;
+    };
+    try {
+      const found = await collector.scan();
+      expect(found.map((m) => [m.reading.sn, m.protocol]).sort()).toEqual([
+        ['AM-1', 'cgminer'],
+        ['WM-1', 'whatsminer'],
+        ['WM3-1', 'whatsminer-v3'],
+      ]);
+      expect(cg.commands.filter((c) => c === 'version')).toHaveLength(1);
+      await collector.pollCycle();
+      const outlets = new Map(reports.at(-1)!.map((m) => [m.sn, m.outlet]));
+      expect(Object.fromEntries(outlets)).toEqual({ 'AM-1': 7, 'WM-1': 7, 'WM3-1': 4 });
+
+      const config = (params: Record<string, unknown>) =>
+        collector.execute({ id: 'cfg', kind: 'fbox.config', target: {}, params });
+      expect(await config({ reporting_interval_s: 15, delay_switch_ms: 500 })).toEqual({
+        id: 'cfg',
+        ok: true,
+      });
+      expect(collector.pollIntervalMs).toBe(15_000);
+      expect(collector.commands.delaySwitchMs).toBe(500);
+    } finally {
+      await collector.stop();
+      await Promise.all([wm.stop(), v3.stop()]);
+    }
   });
 });

@@ -1,14 +1,18 @@
 import { join } from 'node:path';
 import type { CommandAck, CommandMessage, MinerTelemetry } from '@fbox/contracts';
-import { CgminerProtocol } from './cgminer/protocol.js';
+import type { AntminerWebActions } from './antminer-web/actions.js';
+import { CommandRunner } from './commands.js';
 import { type CollectorConfig, scanTargets } from './config.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { expandRange } from './ip-range.js';
 import { forEachLimited } from './limit.js';
 import { type Logger, silentLogger } from './logger.js';
+import { PduBank } from './pdu/bank.js';
+import { outletOf } from './pdu/config.js';
 import { type Endpoint, endpointKey, type Identified, type MinerProtocol } from './protocol.js';
-import { NO_READING } from './reading.js';
+import { antminerWebOf, driverOf, minerProtocols } from './protocols.js';
 import { type KnownMiner, Registry } from './registry.js';
+import { fitText, offlineTelemetry } from './telemetry.js';
 
 export interface CollectorOptions {
   config: CollectorConfig;
@@ -21,6 +25,9 @@ export interface CollectorOptions {
   gateway?: Partial<Pick<GatewayOptions, 'reconnectPeriodMs' | 'maxReconnectPeriodMs' | 'mqtt'>>;
 }
 
+/** One address of a scan: the ports to probe in turn, each with its protocols in turn, until one answers. */
+type ScanItem = { endpoint: Endpoint; protocols: MinerProtocol[] }[];
+
 /** The last poll of a miner. */
 interface PollOutcome {
   at: number;
@@ -29,27 +36,6 @@ interface PollOutcome {
   reason: string;
   durationMs: number;
 }
-
-/** The protocol's length limit of each text field (a longer one would get the whole message refused). */
-const textLimits = {
-  sn: 64,
-  ip: 64,
-  worker: 128,
-  model: 64,
-  brand: 64,
-  pool: 128,
-  pool_address: 256,
-  firmware: 64,
-  fault: 64,
-} as const;
-
-/** Cuts a miner's text fields to the protocol's limits. */
-export const fitText = (miner: MinerTelemetry): MinerTelemetry => {
-  const fitted = { ...miner };
-  for (const [key, max] of Object.entries(textLimits) as [keyof typeof textLimits, number][])
-    fitted[key] = fitted[key].slice(0, max);
-  return fitted;
-};
 
 export interface CycleResult {
   polled: number;
@@ -68,7 +54,13 @@ export class Collector {
   readonly registry: Registry;
   readonly gateway: Gateway;
   readonly protocols: MinerProtocol[];
+  /** The site's switched PDUs; null when none is configured. */
+  readonly pdus: PduBank | null;
+  readonly commands: CommandRunner;
+  private readonly antminerWeb: AntminerWebActions | null;
   private readonly config: CollectorConfig;
+  /** Seconds between two polls: the config's, until the cloud's `fbox.config` sets another. */
+  private pollIntervalS: number;
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly last = new Map<string, PollOutcome>();
@@ -86,16 +78,22 @@ export class Collector {
     this.log = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
     this.registry = new Registry(options.noStateFile ? null : this.config.state_dir, this.log);
-    const { timeouts, protocols, cloud } = this.config;
-    this.protocols = protocols.cgminer.enabled
-      ? [
-          new CgminerProtocol({
-            connectTimeoutMs: timeouts.connect_ms,
-            requestTimeoutMs: timeouts.request_ms,
-            defaultPort: protocols.cgminer.port,
-          }),
-        ]
-      : [];
+    const { cloud } = this.config;
+    this.pollIntervalS = this.config.poll_interval_s;
+    this.protocols = minerProtocols(this.config);
+    this.antminerWeb = antminerWebOf(this.config);
+    this.pdus = this.config.pdus.length ? new PduBank(this.config.pdus, { logger: this.log }) : null;
+    const pdus = this.pdus;
+    this.commands = new CommandRunner({
+      miner: (sn) => this.registry.get(sn),
+      driver: (miner) => {
+        const protocol = this.protocolOf(miner);
+        return protocol ? driverOf(protocol, miner, this.antminerWeb) : null;
+      },
+      switchOutlet: pdus && ((outlet, status) => pdus.set(outlet, status)),
+      setReportingInterval: (seconds) => this.setPollInterval(seconds),
+      logger: this.log,
+    });
     this.gateway = new Gateway({
       brokerUrl: cloud.mqtt_url,
       deviceId: cloud.device_id,
@@ -104,7 +102,7 @@ export class Collector {
       ...(cloud.computer_name !== undefined && { computerName: cloud.computer_name }),
       now: this.now,
       logger: this.log,
-      execute: (command) => this.execute(command),
+      execute: (command) => this.commands.execute(command),
       // Without a state folder (tests) there is no buffer: reports are skipped while the cloud is away.
       ...(!options.noStateFile && {
         buffer: { dir: join(this.config.state_dir, 'outbox'), maxBytes: this.config.buffer.max_bytes },
@@ -121,7 +119,7 @@ export class Collector {
     await this.gateway.start();
     this.started = true;
     // Miners known from the state file are read at once; those a scan finds are reported as soon as it ends.
-    this.schedulePoll(this.registry.size > 0 ? 0 : this.config.poll_interval_s * 1000);
+    this.schedulePoll(this.registry.size > 0 ? 0 : this.pollIntervalS * 1000);
     this.runScan();
   }
 
@@ -146,6 +144,48 @@ export class Collector {
     return this.protocols.find((p) => p.name === miner.protocol);
   }
 
+  /** The poll interval the cloud set (`fbox.config`); the next cycle waits for it. */
+  private setPollInterval(seconds: number): void {
+    if (seconds === this.pollIntervalS) return;
+    this.log.info({ from: this.pollIntervalS, to: seconds }, 'poll interval set by the cloud');
+    this.pollIntervalS = seconds;
+    if (this.pollTimer && !this.polling) {
+      clearTimeout(this.pollTimer);
+      this.schedulePoll(seconds * 1000);
+    }
+  }
+
+  get pollIntervalMs(): number {
+    return this.pollIntervalS * 1000;
+  }
+
+  /**
+   * What one scan probes: per host, its protocols' own ports in turn until one answers as a miner
+   * (a host is one miner); a port a scan entry names is probed on its own with every protocol (a
+   * router may forward several ports of one address to several miners).
+   */
+  private scanPlan(): ScanItem[] {
+    const items: ScanItem[] = [];
+    const seen = new Set<string>();
+    const targets = scanTargets(this.config);
+    // Named ports first: an address a scan entry names is probed there with every protocol, even
+    // when another entry covers the same host on the protocols' own ports.
+    for (const named of [true, false])
+      for (const target of targets.filter((t) => t.named === named))
+        for (const host of expandRange(target.range)) {
+          const probes = target.probes
+            .map((probe) => ({
+              endpoint: { host, port: probe.port },
+              protocols: probe.protocols.flatMap((name) => this.protocols.filter((p) => p.name === name)),
+            }))
+            .filter((probe) => !seen.has(endpointKey(probe.endpoint)) && probe.protocols.length > 0);
+          for (const probe of probes) seen.add(endpointKey(probe.endpoint));
+          if (named) items.push(...probes.map((probe) => [probe]));
+          else if (probes.length) items.push(probes);
+        }
+    return items;
+  }
+
   /** Probes every configured address with bounded concurrency; returns the miners found. */
   async scan(): Promise<Identified[]> {
     if (this.scanning) {
@@ -154,37 +194,31 @@ export class Collector {
     }
     const run = async () => {
       const started = Date.now();
-      const endpoints: Endpoint[] = [];
-      const seen = new Set<string>();
-      for (const target of scanTargets(this.config))
-        for (const host of expandRange(target.range)) {
-          const endpoint = { host, port: target.port };
-          if (!seen.has(endpointKey(endpoint))) {
-            seen.add(endpointKey(endpoint));
-            endpoints.push(endpoint);
-          }
-        }
+      const plan = this.scanPlan();
+      const seen = new Set(plan.flatMap((item) => item.map((probe) => endpointKey(probe.endpoint))));
       const found: Identified[] = [];
       const foundSn = new Set<string>();
       let changed = false;
-      await forEachLimited(endpoints, this.config.concurrency.scan, async (endpoint) => {
-        if (this.stopped) return;
-        for (const protocol of this.protocols) {
-          const identified = await protocol.probe(endpoint, this.config.timeouts.scan_ms);
-          if (!identified) continue;
-          found.push(identified);
-          foundSn.add(identified.reading.sn);
-          if (this.registry.observe(identified, endpoint, this.now()) !== 'same') changed = true;
-          this.record(identified, endpoint, Date.now() - started);
-          return;
-        }
+      await forEachLimited(plan, this.config.concurrency.scan, async (item) => {
+        for (const { endpoint, protocols } of item)
+          for (const protocol of protocols) {
+            if (this.stopped) return;
+            const identified = await protocol.probe(endpoint, this.config.timeouts.scan_ms);
+            if (!identified) continue;
+            found.push(identified);
+            foundSn.add(identified.reading.sn);
+            if (this.registry.observe(identified, endpoint, this.now()) !== 'same') changed = true;
+            this.record(identified, endpoint, Date.now() - started);
+            return;
+          }
       });
       if (this.stopped) return found;
       const vanished = this.registry.markVanished(seen, foundSn);
+      this.registry.flush();
       if (changed) this.reportSoon();
       this.log.info(
         {
-          addresses: endpoints.length,
+          addresses: seen.size,
           found: found.length,
           known: this.registry.size,
           vanished: vanished.length,
@@ -223,7 +257,7 @@ export class Collector {
           const spent = Date.now() - started;
           const again = this.pollAgain;
           this.pollAgain = false;
-          this.schedulePoll(again ? 0 : Math.max(0, this.config.poll_interval_s * 1000 - spent));
+          this.schedulePoll(again ? 0 : Math.max(0, this.pollIntervalS * 1000 - spent));
         });
       this.polling = cycle;
     }, delayMs);
@@ -238,7 +272,13 @@ export class Collector {
       ok: true,
       reason: '',
       durationMs,
-      telemetry: fitText({ ...reading, ip: endpoint.host, tank_no: null, outlet: null, online: true }),
+      telemetry: fitText({
+        ...reading,
+        ip: endpoint.host,
+        tank_no: null,
+        outlet: outletOf(this.config.outlet_map, { sn: reading.sn, ip: endpoint.host }),
+        online: true,
+      }),
     });
   }
 
@@ -280,6 +320,7 @@ export class Collector {
         });
       }
     });
+    this.registry.flush();
     const report = this.registry.all().map((miner) => this.telemetryOf(miner));
     const messages = await this.gateway.report(report);
     const online = report.filter((m) => m.online).length;
@@ -299,28 +340,7 @@ export class Collector {
   private telemetryOf(miner: KnownMiner): MinerTelemetry {
     const last = this.last.get(miner.sn);
     if (last?.ok && last.telemetry && !miner.displaced) return last.telemetry;
-    return fitText({
-      sn: miner.sn,
-      ip: miner.host,
-      worker: miner.worker,
-      model: miner.model,
-      brand: miner.brand,
-      pool: miner.pool,
-      pool_address: miner.pool_address,
-      firmware: miner.firmware,
-      tank_no: null,
-      outlet: null,
-      online: false,
-      mode: 'high',
-      chip_avg_temp: NO_READING,
-      chip_max_temp: NO_READING,
-      hashrate_theoretical: NO_READING,
-      hashrate_realtime: NO_READING,
-      hashrate_avg: NO_READING,
-      power_w: NO_READING,
-      fault: '',
-      uptime_s: NO_READING,
-    });
+    return offlineTelemetry(miner, outletOf(this.config.outlet_map, { sn: miner.sn, ip: miner.host }));
   }
 
   /** Why a miner was last reported offline ('' when it answered). */
@@ -329,23 +349,9 @@ export class Collector {
     return last ? last.reason : null;
   }
 
-  /** Executes one cloud command on the miner it names. */
-  async execute(command: CommandMessage): Promise<CommandAck> {
-    const { id } = command;
-    if (command.kind !== 'miner.restart')
-      return { id, ok: false, error: `${command.kind} is not supported by this collector yet` };
-    const sn = command.target.sn;
-    const miner = sn ? this.registry.get(sn) : undefined;
-    if (!miner) return { id, ok: false, error: `unknown miner sn ${sn ?? '(none)'}` };
-    const protocol = this.protocolOf(miner);
-    if (!protocol || miner.displaced)
-      return {
-        id,
-        ok: false,
-        error: `miner unreachable: address of ${miner.sn} unknown since the last scan`,
-      };
-    const result = await protocol.restart({ host: miner.host, port: miner.port });
-    return result.ok ? { id, ok: true } : { id, ok: false, error: result.error };
+  /** Executes one cloud command (what the gateway does with each command it receives). */
+  execute(command: CommandMessage): Promise<CommandAck> {
+    return this.commands.execute(command);
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_BUFFER_BYTES } from './buffer/disk-buffer.js';
 import { type IpRange, parseIpRange } from './ip-range.js';
+import { OutletMapSchema, PduConfigSchema, refineOutletMap } from './pdu/config.js';
 
 /**
  * `collector.yaml`: where the cloud is, what to scan, how often and how hard. Every key is checked
@@ -21,30 +22,116 @@ const ScanEntrySchema = z
       const parsed = parseIpRange(text);
       if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
     }),
-    /** The CGMiner API port on these hosts (default `protocols.cgminer.port`, 4028). */
+    /** One port to probe on these hosts, with every enabled protocol (the form before `ports`). */
     port: port.optional(),
+    /** The ports to probe on these hosts, each with every enabled protocol (default: each protocol's own port). */
+    ports: z.array(port).min(1, 'name at least one port, or leave ports out').max(16).optional(),
   })
-  .strict();
+  .strict()
+  .refine((entry) => entry.port === undefined || entry.ports === undefined, {
+    message: 'give port or ports, not both',
+    path: ['ports'],
+  });
 
+/** The cloud's `[A-Za-z0-9_-]` ids (device ids, agent client ids). */
+const topicId = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Where the cloud is and who this collector is there: an existing FBOX's `device_id` (with its MQTT
+ * `username` and `password`), or the mine's `agent_key` and `area_id`, with which the collector
+ * registers itself as a new FBOX on first start (docs/collector.md, "Register with the Agent Key").
+ * Exactly one of the two. After parsing, `device_id` is '' in the Agent Key form until `register.ts`
+ * fills in the account it obtained.
+ */
 const CloudSchema = z
   .object({
     /** The broker: `mqtt://host:1883`, `mqtts://host:8883`, `ws://…`. */
     mqtt_url: z.string().regex(/^(mqtts?|wss?):\/\/\S+$/, 'not an MQTT URL (mqtt://host:port)'),
     /** The FBOX this collector reports as (its detail page shows it). */
-    device_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, '1–64 of A–Z a–z 0–9 _ -'),
+    device_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, '1–64 of A–Z a–z 0–9 _ -')
+      .optional(),
     /** The FBOX's MQTT account (`gw-<deviceId>`) and password, from the same page. */
     username: z.string().min(1).max(256).optional(),
     password: z.string().min(1).max(256).optional(),
+    /** The mine's Agent Key (Manage Mines), to register as a new FBOX instead of naming one. */
+    agent_key: z
+      .string()
+      .regex(/^[0-9A-Fa-f]{32}$/, '32 hex digits (the mine’s Agent Key, Manage Mines)')
+      .optional(),
+    /** The mine's id (Manage Mines), with `agent_key`. */
+    area_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    /** The name of the FBOX registered (1–50 characters; default: this machine's host name). */
+    fbox_name: z.string().trim().min(1).max(50).optional(),
+    /** This agent's part of its client id `agent-<area_id>-<agent_id>` (default: from the host name). */
+    agent_id: z.string().regex(topicId, 'only A–Z a–z 0–9 _ -').optional(),
     /** Shown in the cloud's client key records (default: this machine's host name). */
     computer_name: z.string().min(1).max(128).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((cloud, ctx) => {
+    const issue = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    if (cloud.agent_key === undefined) {
+      if (cloud.device_id === undefined && cloud.area_id !== undefined)
+        issue('agent_key', 'missing (area_id names the mine of an Agent Key)');
+      else if (cloud.device_id === undefined) issue('device_id', 'missing');
+      for (const key of ['area_id', 'fbox_name', 'agent_id'] as const)
+        if (cloud[key] !== undefined) issue(key, 'only with agent_key (registering with the Agent Key)');
+      return;
+    }
+    if (cloud.device_id !== undefined)
+      issue('agent_key', 'give device_id (an existing FBOX) or agent_key (to register one), not both');
+    for (const key of ['username', 'password'] as const)
+      if (cloud[key] !== undefined) issue(key, 'not with agent_key: registering obtains the FBOX’s account');
+    if (cloud.area_id === undefined) issue('area_id', 'missing (the mine of the Agent Key)');
+    else if (cloud.agent_id !== undefined && `agent-${cloud.area_id}-${cloud.agent_id}`.length > 64)
+      issue('agent_id', `too long: agent-${cloud.area_id}-<agent_id> may have 64 characters`);
+  })
+  .transform(({ device_id, ...cloud }) => ({ ...cloud, device_id: device_id ?? '' }));
 
 const CgminerSchema = z
   .object({
     enabled: z.boolean().default(true),
-    /** Default API port of scanned hosts. */
+    /** API port probed on scanned hosts. */
     port: port.default(4028),
+  })
+  .strict();
+
+const WhatsminerSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** API v2 port probed on scanned hosts (the CGMiner API's; a Whatsminer is asked first). */
+    port: port.default(4028),
+    /** The miners' `admin` password, for write commands (MicroBT's default `admin`). */
+    password: z.string().min(1).max(64).default('admin'),
+  })
+  .strict();
+
+const WhatsminerV3Schema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** API v3 port probed on scanned hosts (firmware from 2024 on). */
+    port: port.default(4433),
+    /** The write account: `super`, or `user1`…`user3`. */
+    account: z.string().min(1).max(32).default('super'),
+    password: z.string().min(1).max(64).default('admin'),
+  })
+  .strict();
+
+const AntminerWebSchema = z
+  .object({
+    /** Antminers read over the CGMiner API take mode, pool and reboot commands over their web CGI. */
+    enabled: z.boolean().default(true),
+    /** Web interface port (never scanned: an Antminer is found on its API port). */
+    port: port.default(80),
+    /** Web login (stock firmware: `root` / `root`). */
+    username: z.string().min(1).max(64).default('root'),
+    password: z.string().min(1).max(64).default('root'),
+    /** A read (the login's round trips included), ms. */
+    timeout_ms: millis(100, 120_000).default(10_000),
+    /** A write or reboot, ms: the firmware restarts its miner before it answers. */
+    write_timeout_ms: millis(1000, 300_000).default(60_000),
   })
   .strict();
 
@@ -91,17 +178,24 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ max_bytes: DEFAULT_BUFFER_BYTES }),
-    /**
-     * Per-protocol settings. This version reads `cgminer`; sections for protocols still to come
-     * (`whatsminer`, `antminer_web`, `snmp`) are accepted and ignored, so a config can be written ahead.
-     */
+    /** Per-protocol settings (docs/collector.md, "Protocols and models covered"); an unknown one is an error. */
     protocols: z
-      .object({ cgminer: CgminerSchema.default({ enabled: true, port: 4028 }) })
-      .catchall(z.unknown())
-      .default({ cgminer: { enabled: true, port: 4028 } }),
+      .object({
+        cgminer: CgminerSchema.prefault({}),
+        whatsminer: WhatsminerSchema.prefault({}),
+        whatsminer_v3: WhatsminerV3Schema.prefault({}),
+        antminer_web: AntminerWebSchema.prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    /** Switched PDUs driven over SNMP (src/pdu/README.md). */
+    pdus: PduConfigSchema.default([]),
+    /** Miner serial or IP → FBOX outlet: telemetry's `outlet`, and what the cloud's PDU tasks switch. */
+    outlet_map: OutletMapSchema.default({}),
     log_level: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   })
-  .strict();
+  .strict()
+  .superRefine(refineOutletMap);
 
 export type CollectorConfig = z.infer<typeof ConfigSchema>;
 export type CollectorConfigInput = z.input<typeof ConfigSchema>;
@@ -109,14 +203,44 @@ export type CollectorConfigInput = z.input<typeof ConfigSchema>;
 /** One configured scan entry, parsed. */
 export interface ScanTarget {
   range: IpRange;
-  port: number;
+  /** The ports probed on each host, and which protocols are tried there, in order. */
+  probes: ScanProbe[];
+  /** The entry names its ports: each is probed, not only until the host answered on one. */
+  named: boolean;
 }
 
-export const scanTargets = (config: CollectorConfig): ScanTarget[] =>
-  config.scan.map((entry) => ({
-    range: parseIpRange(entry.range) as IpRange,
-    port: entry.port ?? config.protocols.cgminer.port,
-  }));
+export interface ScanProbe {
+  port: number;
+  /** Protocol names (`MinerProtocol.name`): every enabled one on a port the entry names, else those whose port it is. */
+  protocols: ProtocolName[];
+}
+
+/** The protocols a scan tries, in the order it tries them on one address (docs/collector.md, "Discovery"). */
+export const probeOrder = ['whatsminer', 'cgminer', 'whatsminer-v3'] as const;
+export type ProtocolName = (typeof probeOrder)[number];
+
+/** Each enabled protocol that scans, with its port, in probe order. */
+export const scanningProtocols = (config: CollectorConfig): { name: ProtocolName; port: number }[] => {
+  const { cgminer, whatsminer, whatsminer_v3 } = config.protocols;
+  const sections = { whatsminer, cgminer, 'whatsminer-v3': whatsminer_v3 };
+  return probeOrder.flatMap((name) => (sections[name].enabled ? [{ name, port: sections[name].port }] : []));
+};
+
+export const scanTargets = (config: CollectorConfig): ScanTarget[] => {
+  const enabled = scanningProtocols(config);
+  const all = enabled.map((p) => p.name);
+  const ownPorts = [...new Set(enabled.map((p) => p.port))];
+  return config.scan.map((entry) => {
+    const named = entry.ports ?? (entry.port !== undefined ? [entry.port] : null);
+    const probes = named
+      ? [...new Set(named)].map((port) => ({ port, protocols: all }))
+      : ownPorts.map((port) => ({
+          port,
+          protocols: enabled.filter((p) => p.port === port).map((p) => p.name),
+        }));
+    return { range: parseIpRange(entry.range) as IpRange, probes, named: named !== null };
+  });
+};
 
 /** A config that cannot be used: `message` is the one line to print. */
 export class ConfigError extends Error {}

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { type MinerTelemetry, TelemetryMessageSchema } from '@fbox/contracts';
 import { connectAsync } from 'mqtt';
 import { describe, expect, it } from 'vitest';
-import { fitText } from './collector.js';
 import { Gateway, telemetryMessages } from './gateway.js';
 import { silentLogger } from './logger.js';
+import { fitText } from './telemetry.js';
 
 const miner = (i: number): MinerTelemetry => ({
   sn: `SN${i}`,

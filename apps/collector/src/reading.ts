@@ -35,3 +35,16 @@ export const reading = (value: number | null | undefined, digits = 3): number =>
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 };
+
+/** A reading's figures when there are none: normal mode, every number "no reading", no fault. */
+export const noFigures = {
+  mode: 'high',
+  chip_avg_temp: NO_READING,
+  chip_max_temp: NO_READING,
+  hashrate_theoretical: NO_READING,
+  hashrate_realtime: NO_READING,
+  hashrate_avg: NO_READING,
+  power_w: NO_READING,
+  fault: '',
+  uptime_s: NO_READING,
+} as const satisfies Partial<MinerReading>;

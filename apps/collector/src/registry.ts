@@ -32,10 +32,20 @@ interface StateFile {
   miners: KnownMiner[];
 }
 
-/** The miners found so far, by serial; saved after every change that matters. */
+/** How long a change waits for others before the state file is written (a scan finds thousands at once). */
+export const SAVE_DELAY_MS = 2000;
+
+/**
+ * The miners found so far, by serial. A change that matters (new, moved, back, vanished) marks the
+ * state file for writing; it is written once per scan and poll cycle (`flush`), or `SAVE_DELAY_MS`
+ * after the first change that no flush followed, never once per miner.
+ */
 export class Registry {
   private readonly miners = new Map<string, KnownMiner>();
   private readonly file: string | null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** State file writes since start. */
+  saves = 0;
 
   constructor(
     stateDir: string | null,
@@ -139,7 +149,7 @@ export class Registry {
         );
       }
     }
-    if (outcome !== 'same') this.save();
+    if (outcome !== 'same') this.saveSoon();
     return outcome;
   }
 
@@ -157,7 +167,7 @@ export class Registry {
         'miner vanished',
       );
     }
-    if (vanished.length) this.save();
+    if (vanished.length) this.saveSoon();
     return vanished;
   }
 
@@ -176,8 +186,24 @@ export class Registry {
     });
   }
 
+  /** Marks the state file for writing: written by the next `flush`, at the latest `SAVE_DELAY_MS` from now. */
+  private saveSoon(): void {
+    if (!this.file || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY_MS);
+    this.saveTimer.unref?.();
+  }
+
+  /** Writes the state file now if a change waits for it. */
+  flush(): void {
+    if (this.saveTimer) this.save();
+  }
+
+  /** Writes the state file now. */
   save(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     if (!this.file) return;
+    this.saves++;
     const state: StateFile = { version: 1, miners: this.all() };
     const temp = `${this.file}.tmp`;
     try {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { KeyedQueue } from '../keyed-queue.js';
 import type { CommandResult, PoolSetting } from '../protocol.js';
 import { digestRequest, HttpError, type HttpReply } from './digest.js';
 import {
@@ -92,7 +93,7 @@ const failure = (error: unknown): CommandResult => {
  */
 export class AntminerWeb {
   readonly port: number;
-  private readonly writes = new Map<string, Promise<unknown>>();
+  private readonly writes = new KeyedQueue<string>();
 
   constructor(private readonly options: AntminerWebOptions = {}) {
     this.port = options.port ?? 80;
@@ -139,7 +140,7 @@ export class AntminerWeb {
 
   /** Writes `conf` (as read, then changed) back with set_miner_conf.cgi, after earlier writes to `host`. */
   setMinerConf(host: string, conf: AntminerMinerConf): Promise<CommandResult> {
-    return this.exclusive(host, () => this.post(host, conf));
+    return this.writes.run(host, () => this.post(host, conf));
   }
 
   private async post(host: string, conf: AntminerMinerConf): Promise<CommandResult> {
@@ -196,7 +197,7 @@ export class AntminerWeb {
    * login was accepted, counts as done.
    */
   reboot(host: string): Promise<CommandResult> {
-    return this.exclusive(host, async () => {
+    return this.writes.run(host, async () => {
       let reply: HttpReply;
       try {
         reply = await this.call(host, '/cgi-bin/reboot.cgi', true);
@@ -222,7 +223,7 @@ export class AntminerWeb {
     edit: (conf: AntminerMinerConf) => AntminerMinerConf,
     check: { holds: (conf: AntminerMinerConf) => boolean; what: string },
   ): Promise<CommandResult> {
-    return this.exclusive(host, async () => {
+    return this.writes.run(host, async () => {
       let conf: AntminerMinerConf;
       try {
         conf = await this.minerConf(host);
@@ -239,17 +240,5 @@ export class AntminerWeb {
         };
       return { ok: true };
     });
-  }
-
-  /** Runs `task` after every earlier write to the same miner has finished. */
-  private exclusive<T>(host: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.writes.get(host) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => undefined);
-    this.writes.set(host, settled);
-    void settled.then(() => {
-      if (this.writes.get(host) === settled) this.writes.delete(host);
-    });
-    return next;
   }
 }

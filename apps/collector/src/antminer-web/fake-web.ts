@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { type FakeBehaviour, listenFake } from '../fake-server.js';
 
 /**
  * A fake Antminer web interface for tests, written from what stock Bitmain firmware does (see the
@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
  * setting, play firmware without get_miner_conf.cgi, and records every request.
  */
 
-export type FakeWebBehaviour = 'normal' | 'hang' | 'garbage';
+export type FakeWebBehaviour = FakeBehaviour;
 
 export interface FakeWebPool {
   url: string;
@@ -145,7 +145,6 @@ const readSetBody = (body: string) => {
 };
 
 export const startFakeWeb = async (options: FakeWebOptions = {}): Promise<FakeWeb> => {
-  const sockets = new Set<Socket>();
   const nonces = new Map<string, { issued: number; lastNc: number }>();
   const fake: FakeWeb = {
     host: options.host ?? '127.0.0.1',
@@ -156,11 +155,7 @@ export const startFakeWeb = async (options: FakeWebOptions = {}): Promise<FakeWe
     requests: [],
     reboots: 0,
     staleNext: 0,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    stop: () => listening.stop(),
   };
 
   const challenge = (res: ServerResponse, stale: boolean) => {
@@ -268,16 +263,7 @@ export const startFakeWeb = async (options: FakeWebOptions = {}): Promise<FakeWe
       serve(req, res, body);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, fake.host, () => resolve());
-  });
-  const address = server.address();
-  Object.defineProperty(fake, 'port', { value: typeof address === 'object' && address ? address.port : 0 });
+  const listening = await listenFake(server, fake.host, options.port);
+  Object.defineProperty(fake, 'port', { value: listening.port });
   return fake;
 };

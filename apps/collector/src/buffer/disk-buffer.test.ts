@@ -2,30 +2,17 @@ import { appendFileSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../logger.js';
+import { recordingLogger } from '../test-logger.js';
 import { DiskBuffer, type DiskBufferOptions, type OutboxMessage } from './disk-buffer.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);
 
-const recording = () => {
-  const events: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
-  const make = (level: string) => (obj: object, msg?: string) =>
-    events.push({ level, msg: msg ?? '', obj: obj as Record<string, unknown> });
-  const logger: Logger = {
-    debug: make('debug'),
-    info: make('info'),
-    warn: make('warn'),
-    error: make('error'),
-  };
-  return { logger, events };
-};
-
 /** A telemetry-like message of about `pad` bytes. */
 const message = (seq: number, ts = T0 + seq * 1000, pad = 0) => ({ v: 1, seq, ts, pad: 'x'.repeat(pad) });
 
 const open = (dir: string, options: Partial<DiskBufferOptions> = {}) => {
-  const log = recording();
+  const log = recordingLogger();
   const buffer = new DiskBuffer({ dir, now: () => T0 + HOUR, logger: log.logger, ...options });
   return { buffer, log };
 };

@@ -1,4 +1,5 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
+import { type FakeBehaviour, type FakeMinerReadings, listenFake } from '../fake-server.js';
 
 /**
  * A fake CGMiner-API miner for tests, written from the cgminer API-README and the answers Antminer
@@ -10,36 +11,20 @@ import { createServer, type Server, type Socket } from 'node:net';
  */
 
 export type FakeFlavor = 'antminer' | 'avalon';
-export type FakeBehaviour = 'normal' | 'hang' | 'garbage';
+export type { FakeBehaviour } from '../fake-server.js';
 
-export interface FakeMinerOptions {
+export interface FakeMinerOptions extends FakeMinerReadings {
   flavor: FakeFlavor;
   /** Antminer `miner_id` / Avalon `DNA`. */
   id: string;
-  /** Antminer `Type` (`Antminer S19j Pro`) or Avalon `MODEL` (`1246`). */
+  /** Antminer `Type` (`Antminer S19j Pro`) or Avalon `MODEL` (`1246`); `idealTh` is Antminer `total_rateideal`, Avalon `GHSmm`. */
   model?: string;
-  /** Hash rate now, TH/s. */
-  hashrateTh?: number;
-  /** Nominal hash rate, TH/s (Antminer `total_rateideal`, Avalon `GHSmm`). */
-  idealTh?: number;
-  chipMaxTemp?: number;
-  chipAvgTemp?: number;
-  powerW?: number;
-  pool?: string;
-  worker?: string;
-  /** Seconds the miner has been up at start. */
-  uptimeS?: number;
   /** One hash board reports no chips (`chain_acn` 0 / Avalon `ECHU` non-zero). */
   deadChain?: boolean;
-  /** A fan stands still (0 rpm). */
-  fanStopped?: boolean;
   /** Firmware that refuses `summary+stats` (E status, code 14): the client must ask one by one. */
   refuseCombined?: boolean;
   /** `restart` answered "Access denied" (the API's privileged-command refusal). */
   refuseRestart?: boolean;
-  behaviour?: FakeBehaviour;
-  port?: number;
-  host?: string;
 }
 
 export interface FakeMiner {
@@ -326,7 +311,6 @@ const defaults = (options: FakeMinerOptions): Required<FakeMinerOptions> => ({
 const bmminerQuirk = (json: string) => json.replace(/("Type":"[^"]*"})\s*,\s*(\{"STATS":0)/, '$1$2');
 
 export const startFakeMiner = async (options: FakeMinerOptions): Promise<FakeMiner> => {
-  const sockets = new Set<Socket>();
   let startedAt = Date.now() - (options.uptimeS ?? 3600) * 1000;
   const commands: string[] = [];
   const fake: FakeMiner = {
@@ -336,11 +320,7 @@ export const startFakeMiner = async (options: FakeMinerOptions): Promise<FakeMin
     behaviour: options.behaviour ?? 'normal',
     commands,
     restarts: 0,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    stop: () => listening.stop(),
   };
 
   /** The reply to one request; none of the commands this fake knows takes a parameter, so it is not read. */
@@ -387,9 +367,6 @@ export const startFakeMiner = async (options: FakeMinerOptions): Promise<FakeMin
   };
 
   const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
     let request = '';
     socket.on('data', (chunk) => {
       request += chunk.toString('utf8');
@@ -414,11 +391,7 @@ export const startFakeMiner = async (options: FakeMinerOptions): Promise<FakeMin
       socket.end(`${reply}\u0000`);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, fake.host, () => resolve());
-  });
-  const address = server.address();
-  Object.defineProperty(fake, 'port', { value: typeof address === 'object' && address ? address.port : 0 });
+  const listening = await listenFake(server, fake.host, options.port);
+  Object.defineProperty(fake, 'port', { value: listening.port });
   return fake;
 };

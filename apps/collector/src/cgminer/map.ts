@@ -1,4 +1,4 @@
-import { type MinerReading, NO_READING, reading } from '../reading.js';
+import { type MinerReading, noFigures, reading } from '../reading.js';
 import { type Identity, identify } from './identify.js';
 import {
   type ApiObject,
@@ -221,15 +221,7 @@ export const toReading = (
     worker: pool?.user ?? '',
     pool: pool ? poolHost(pool.url) : '',
     pool_address: pool?.url ?? '',
-    mode: 'high',
-    chip_avg_temp: NO_READING,
-    chip_max_temp: NO_READING,
-    hashrate_theoretical: NO_READING,
-    hashrate_realtime: NO_READING,
-    hashrate_avg: NO_READING,
-    power_w: NO_READING,
-    fault: '',
-    uptime_s: NO_READING,
+    ...noFigures,
     fans: [],
   };
   const byFamily = { antminer, avalon, braiins, cgminer }[identity.family];

@@ -35,6 +35,13 @@ describe('repairJson: the quirks of real firmware', () => {
     expect(parseJsonReply('{"Msg":"x}{y"}').Msg).toBe('x}{y');
   });
 
+  it('puts the missing comma back before parsing, keeps `}{` inside strings, repairs the rest', () => {
+    expect(parseJsonReply('{"a":"x}{","b":{"c":"}{\\"d\\":1"}}')).toEqual({ a: 'x}{', b: { c: '}{"d":1' } });
+    const quirkAndNan = s9Stats.replace(/\0$/, '').replace('"GHS av":13580.2', '"GHS av":nan');
+    const stats = parseJsonReply(quirkAndNan).STATS as Record<string, unknown>[];
+    expect(stats.map((s) => ('GHS av' in s ? s['GHS av'] : 'absent'))).toEqual(['absent', null]);
+  });
+
   it('reads nan / inf as null, drops a trailing comma, escapes raw control characters', () => {
     const reply = parseJsonReply('{"GHS av":nan,"temp":-inf,"list":[1,2,],"text":"a\tb\nc",}');
     expect(reply).toEqual({ 'GHS av': null, temp: null, list: [1, 2], text: 'a\tb\nc' });

@@ -69,21 +69,39 @@ export const repairJson = (text: string): string => {
   return out;
 };
 
-/** Parses a reply, repairing the known quirks when plain JSON.parse refuses it. */
+/**
+ * BMMiner's missing comma between two objects (`…}{"STATS":0…`): a `}` then `{` opening a key.
+ * Inside a string `}{"` would close the string, and a key cannot follow a closed string, so this
+ * never matches string content of valid JSON.
+ */
+const missingComma = /\}(\s*)\{(?="[^"\\]*"\s*:)/g;
+
+const tryParse = (text: string): { value: unknown } | null => {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Parses a reply. Antminer `stats` replies carry the missing comma on every poll, so it is put
+ * back by a cheap replace and the common case parses once; anything else JSON.parse refuses goes
+ * through `repairJson`, character by character.
+ */
 export const parseJsonReply = (text: string): ApiObject => {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{'))
     throw new ApiError(`not a JSON answer: ${JSON.stringify(trimmed.slice(0, 40))}`, 'invalid');
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
+  let parsed = tryParse(trimmed.includes('}{') ? trimmed.replace(missingComma, '},$1{') : trimmed);
+  if (!parsed) {
     try {
-      value = JSON.parse(repairJson(trimmed));
+      parsed = { value: JSON.parse(repairJson(trimmed)) };
     } catch (error) {
       throw new ApiError(`invalid JSON answer: ${(error as Error).message}`, 'invalid');
     }
   }
+  const { value } = parsed;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ApiError('JSON answer is not an object', 'invalid');
   return value as ApiObject;

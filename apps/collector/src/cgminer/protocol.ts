@@ -1,5 +1,7 @@
+import { KeyedQueue } from '../keyed-queue.js';
 import type { CommandResult, Endpoint, Identified, MinerProtocol } from '../protocol.js';
 import { endpointKey } from '../protocol.js';
+import { timeBudget } from '../socket-request.js';
 import { ApiError, rawRequest } from './client.js';
 import { type CgminerFamily, pollCommands } from './identify.js';
 import { type Replies, toReading } from './map.js';
@@ -28,7 +30,7 @@ export class CgminerProtocol implements MinerProtocol {
   readonly name = 'cgminer';
   readonly defaultPort: number;
   private readonly memo = new Map<string, Memo>();
-  private readonly writes = new Map<string, Promise<unknown>>();
+  private readonly writes = new KeyedQueue<string>();
 
   constructor(private readonly options: CgminerOptions) {
     this.defaultPort = options.defaultPort ?? 4028;
@@ -48,8 +50,8 @@ export class CgminerProtocol implements MinerProtocol {
   /** The replies to `commands`: one combined request where supported, else one each. */
   private async readAll(endpoint: Endpoint, commands: string[], timeoutMs?: number): Promise<Replies> {
     const memo = this.memoOf(endpoint);
-    const started = Date.now();
     const budget = timeoutMs ?? this.options.requestTimeoutMs;
+    const left = timeBudget(budget);
     if (memo.combined !== false) {
       const reply = await this.request(endpoint, commands.join('+'), undefined, budget);
       const replies: Replies = {};
@@ -67,9 +69,7 @@ export class CgminerProtocol implements MinerProtocol {
     }
     const replies: Replies = {};
     for (const command of commands) {
-      const left = budget - (Date.now() - started);
-      if (left <= 0) throw new ApiError(`no complete answer within ${budget} ms`, 'timeout');
-      const reply = await this.request(endpoint, command, undefined, left);
+      const reply = await this.request(endpoint, command, undefined, left());
       if (!isError(statusOf(reply))) replies[command] = reply;
     }
     return replies;
@@ -123,7 +123,7 @@ export class CgminerProtocol implements MinerProtocol {
    * (e.g. "Access denied to 'restart' command").
    */
   restart(endpoint: Endpoint): Promise<CommandResult> {
-    return this.exclusive(endpoint, async () => {
+    return this.writes.run(endpointKey(endpoint), async () => {
       let text: string;
       try {
         text = await rawRequest('restart', undefined, {
@@ -146,18 +146,5 @@ export class CgminerProtocol implements MinerProtocol {
       if (status && isError(status)) return { ok: false, error: status.msg || `status ${status.status}` };
       return { ok: true };
     });
-  }
-
-  /** Runs `task` after every earlier write to the same miner has finished. */
-  private exclusive<T>(endpoint: Endpoint, task: () => Promise<T>): Promise<T> {
-    const key = endpointKey(endpoint);
-    const previous = this.writes.get(key) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => undefined);
-    this.writes.set(key, settled);
-    void settled.then(() => {
-      if (this.writes.get(key) === settled) this.writes.delete(key);
-    });
-    return next;
   }
 }

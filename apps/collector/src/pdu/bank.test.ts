@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../logger.js';
+import { recordingLogger } from '../test-logger.js';
 import { PduBank } from './bank.js';
 import { type PduConfigInput, PduSchema } from './config.js';
-import { type FakePdu, startFakePdu } from './fake-pdu.js';
+import { type FakePdu, pduEntryFor, startFakePdu } from './fake-pdu.js';
 import { PduClient } from './snmp.js';
 
 const fakes: FakePdu[] = [];
@@ -17,27 +17,7 @@ const start = async (...args: Parameters<typeof startFakePdu>) => {
 };
 
 const pduAt = (fake: FakePdu, overrides: Partial<PduConfigInput> & Pick<PduConfigInput, 'name'>) =>
-  PduSchema.parse({
-    host: fake.host,
-    port: fake.port,
-    vendor: 'apc',
-    outlets: fake.states.length,
-    first_outlet: 1,
-    timeout_ms: 1000,
-    retries: 1,
-    ...overrides,
-  });
-
-/** Log lines as `level message`, with their fields. */
-const recordingLogger = () => {
-  const lines: { level: string; msg: string; fields: object }[] = [];
-  const at =
-    (level: string) =>
-    (fields: object, msg = '') =>
-      lines.push({ level, msg, fields });
-  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-  return { logger, lines };
-};
+  PduSchema.parse(pduEntryFor(fake, overrides));
 
 describe('PduBank against fake APC PDUs', () => {
   it('locates FBOX-wide outlets on their PDU and switches them, checked by reading back', async () => {
@@ -68,7 +48,7 @@ describe('PduBank against fake APC PDUs', () => {
 
   it('returns the PDU’s refusal with the outlet named, and nothing changes', async () => {
     const fake = await start();
-    const { logger, lines } = recordingLogger();
+    const { logger, events: lines } = recordingLogger();
     const bank = new PduBank([pduAt(fake, { name: 'rack-a', community: 'public', first_outlet: 11 })], {
       logger,
     });
@@ -82,7 +62,7 @@ describe('PduBank against fake APC PDUs', () => {
     expect(fake.sets).toEqual([]);
     expect(fake.states[2]).toBe('on');
     expect(lines).toMatchObject([
-      { level: 'warn', msg: 'outlet not switched', fields: { outlet: 13, port: 3 } },
+      { level: 'warn', msg: 'outlet not switched', obj: { outlet: 13, port: 3 } },
     ]);
   });
 
@@ -113,7 +93,7 @@ describe('PduBank against fake APC PDUs', () => {
   it('reads a silent PDU as unknown, says why once, and says when it answers again', async () => {
     const quiet = await start({ outlets: 2 });
     const fine = await start({ outlets: 2, initial: 'off' });
-    const { logger, lines } = recordingLogger();
+    const { logger, events: lines } = recordingLogger();
     const bank = new PduBank(
       [
         pduAt(quiet, { name: 'quiet', first_outlet: 1, timeout_ms: 200 }),
@@ -135,7 +115,7 @@ describe('PduBank against fake APC PDUs', () => {
       {
         level: 'warn',
         msg: 'pdu not read',
-        fields: {
+        obj: {
           pdu: 'quiet',
           reason: `pdu quiet (127.0.0.1:${quiet.port}) did not answer the read of outlet states (2 tries of 200 ms): wrong community, SNMP off, or unreachable`,
         },
@@ -149,7 +129,7 @@ describe('PduBank against fake APC PDUs', () => {
     quiet.silent = false;
     // It heard the SET all along; only its answers were lost.
     expect((await bank.readStates()).get(1)).toBe('off');
-    expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'pdu answers again', fields: { pdu: 'quiet' } });
+    expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'pdu answers again', obj: { pdu: 'quiet' } });
   });
 
   it('switches a row one outlet after another with at least the delay between SETs', async () => {

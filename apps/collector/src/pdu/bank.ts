@@ -1,3 +1,4 @@
+import { KeyedQueue } from '../keyed-queue.js';
 import { forEachLimited, sleep } from '../limit.js';
 import { type Logger, silentLogger } from '../logger.js';
 import type { CommandResult } from '../protocol.js';
@@ -44,7 +45,7 @@ export class PduBank {
   private readonly verifyReads: number;
   private readonly verifyIntervalMs: number;
   private readonly readConcurrency: number;
-  private readonly writes = new Map<PduClient, Promise<unknown>>();
+  private readonly writes = new KeyedQueue<PduClient>();
   /** Why each unreadable PDU failed last, so the log says it once, not every cycle. */
   private readonly readFailures = new Map<string, string>();
 
@@ -82,7 +83,7 @@ export class PduBank {
     if (!client) return Promise.resolve({ ok: false, error: `outlet ${outlet} is on no configured PDU` });
     const port = outlet - client.pdu.first_outlet + 1;
     const fields = { outlet, pdu: client.pdu.name, port, status };
-    return this.exclusive(client, async () => {
+    return this.writes.run(client, async () => {
       try {
         await client.command(port, status);
       } catch (error) {
@@ -178,17 +179,5 @@ export class PduBank {
         states.set(outlet, read[outlet - first] ?? 'unknown');
     });
     return new Map([...states].sort(([a], [b]) => a - b));
-  }
-
-  /** Runs `task` after every earlier write to the same PDU has finished. */
-  private exclusive<T>(client: PduClient, task: () => Promise<T>): Promise<T> {
-    const previous = this.writes.get(client) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => undefined);
-    this.writes.set(client, settled);
-    void settled.then(() => {
-      if (this.writes.get(client) === settled) this.writes.delete(client);
-    });
-    return next;
   }
 }

@@ -1,5 +1,6 @@
 import dgram from 'node:dgram';
 import snmp, { type User } from 'net-snmp';
+import type { PduConfigInput } from './config.js';
 import { PDU_VENDORS } from './vendors.js';
 
 /**
@@ -101,6 +102,22 @@ const columnOf = (instanceOid: string) => lastNumber(entryOf(instanceOid));
 
 const integer = snmp.ObjectType.Integer;
 const readOnly = snmp.MaxAccess['read-only'];
+
+/**
+ * A `pdus` entry of collector.yaml for `fake`: an APC PDU named `rack-a`, all its outlets from FBOX
+ * outlet 1, answers waited for 1 s and asked once more.
+ */
+export const pduEntryFor = (fake: FakePdu, overrides: Partial<PduConfigInput> = {}): PduConfigInput => ({
+  name: 'rack-a',
+  host: fake.host,
+  port: fake.port,
+  vendor: 'apc',
+  outlets: fake.states.length,
+  first_outlet: 1,
+  timeout_ms: 1000,
+  retries: 1,
+  ...overrides,
+});
 
 export const startFakePdu = async (options: FakePduOptions = {}): Promise<FakePdu> => {
   const host = options.host ?? '127.0.0.1';

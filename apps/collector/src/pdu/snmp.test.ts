@@ -1,7 +1,7 @@
 import snmp from 'net-snmp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PduConfigInput, PduSchema } from './config.js';
-import { FAKE_V3_USER, type FakePdu, startFakePdu } from './fake-pdu.js';
+import { FAKE_V3_USER, type FakePdu, pduEntryFor, startFakePdu } from './fake-pdu.js';
 import { PduClient, SnmpError } from './snmp.js';
 
 const fakes: FakePdu[] = [];
@@ -17,17 +17,7 @@ const start = async (...args: Parameters<typeof startFakePdu>) => {
 
 /** A parsed PDU config pointing at `fake`; tests of time-outs set short ones. */
 const pduAt = (fake: FakePdu, overrides: Partial<PduConfigInput> = {}) =>
-  PduSchema.parse({
-    name: 'rack-a',
-    host: fake.host,
-    port: fake.port,
-    vendor: 'apc',
-    outlets: 8,
-    first_outlet: 1,
-    timeout_ms: 1000,
-    retries: 1,
-    ...overrides,
-  });
+  PduSchema.parse(pduEntryFor(fake, { outlets: 8, ...overrides }));
 
 const failureOf = async (promise: Promise<unknown>): Promise<SnmpError> => {
   try {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
+import { type FakeBehaviour, type FakeMinerReadings, listenFake } from '../fake-server.js';
 import { aesDecrypt, aesEncrypt, v2Credentials } from './crypto.js';
 
 /**
@@ -12,25 +13,13 @@ import { aesDecrypt, aesEncrypt, v2Credentials } from './crypto.js';
  * It can hang (accept, never answer) or answer garbage. Mode and pool changes show in later reads.
  */
 
-export type FakeBehaviour = 'normal' | 'hang' | 'garbage';
+export type { FakeBehaviour } from '../fake-server.js';
 
-export interface FakeWhatsminerV2Options {
+export interface FakeWhatsminerV2Options extends FakeMinerReadings {
   /** `get_miner_info` `minersn`. */
   id: string;
-  /** `devdetails` Model (`M56S_VH30`). */
+  /** `devdetails` Model (`M56S_VH30`); `idealTh` is `Factory GHS`. */
   model?: string;
-  /** Hash rate now, TH/s. */
-  hashrateTh?: number;
-  /** `Factory GHS`, as TH/s. */
-  idealTh?: number;
-  chipMaxTemp?: number;
-  chipAvgTemp?: number;
-  powerW?: number;
-  pool?: string;
-  worker?: string;
-  uptimeS?: number;
-  /** The outlet fan stands (0 rpm). */
-  fanStopped?: boolean;
   /** Board 1 finds no chips and hashes nothing. */
   deadBoard?: boolean;
   /** What `get_error_code` lists. */
@@ -41,9 +30,6 @@ export interface FakeWhatsminerV2Options {
   envelope?: boolean;
   /** Obey restart, reboot and power-mode writes by closing without an answer, as some firmware does. */
   closeOnWrite?: boolean;
-  behaviour?: FakeBehaviour;
-  port?: number;
-  host?: string;
 }
 
 export interface FakeWrite {
@@ -92,7 +78,6 @@ const listed = (section: string, msg: string, records: unknown) => ({
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export const startFakeWhatsminerV2 = async (options: FakeWhatsminerV2Options): Promise<FakeWhatsminerV2> => {
-  const sockets = new Set<Socket>();
   let startedAt = Date.now() - (options.uptimeS ?? 3600) * 1000;
   let powerMode = 'Normal';
   const pools = [
@@ -111,11 +96,7 @@ export const startFakeWhatsminerV2 = async (options: FakeWhatsminerV2Options): P
     restarts: 0,
     reboots: 0,
     expireTokens: () => signs.clear(),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    stop: () => listening.stop(),
   };
   const password = () => fake.options.adminPassword ?? 'admin';
 
@@ -293,9 +274,6 @@ export const startFakeWhatsminerV2 = async (options: FakeWhatsminerV2Options): P
   };
 
   const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
     let text = '';
     socket.on('data', (chunk) => {
       text += chunk.toString('utf8');
@@ -313,11 +291,7 @@ export const startFakeWhatsminerV2 = async (options: FakeWhatsminerV2Options): P
       socket.end(respond(request));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, fake.host, () => resolve());
-  });
-  const address = server.address();
-  Object.defineProperty(fake, 'port', { value: typeof address === 'object' && address ? address.port : 0 });
+  const listening = await listenFake(server, fake.host, options.port);
+  Object.defineProperty(fake, 'port', { value: listening.port });
   return fake;
 };

@@ -1,7 +1,8 @@
 import { createDecipheriv } from 'node:crypto';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
+import { type FakeBehaviour, type FakeMinerReadings, listenFake } from '../fake-server.js';
 import { v3Auth } from './crypto.js';
-import type { FakeBehaviour, FakeWrite } from './fake-v2.js';
+import type { FakeWrite } from './fake-v2.js';
 import { encodeFrame } from './transport.js';
 
 /**
@@ -14,20 +15,12 @@ import { encodeFrame } from './transport.js';
  * The connection stays open after an answer, as the device keeps it (300 s idle).
  */
 
-export interface FakeWhatsminerV3Options {
+export interface FakeWhatsminerV3Options extends FakeMinerReadings {
   /** `miner-sn`. */
   id: string;
   /** Miner `type` (`M60S_VK30`). */
   model?: string;
-  hashrateTh?: number;
-  idealTh?: number;
-  chipMaxTemp?: number;
-  chipAvgTemp?: number;
-  powerW?: number;
-  pool?: string;
-  worker?: string;
-  uptimeS?: number;
-  fanStopped?: boolean;
+  /** Board 1 finds no chips and hashes nothing. */
   deadBoard?: boolean;
   /** Listed in `error-code`. */
   errorCodes?: number[];
@@ -36,9 +29,6 @@ export interface FakeWhatsminerV3Options {
   /** Its password; default `admin`. */
   adminPassword?: string;
   salt?: string;
-  behaviour?: FakeBehaviour;
-  port?: number;
-  host?: string;
 }
 
 export interface FakeWhatsminerV3 {
@@ -67,7 +57,6 @@ const reply = (code: number, msg: unknown, desc: string): Json => ({
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export const startFakeWhatsminerV3 = async (options: FakeWhatsminerV3Options): Promise<FakeWhatsminerV3> => {
-  const sockets = new Set<Socket>();
   let startedAt = Date.now() - (options.uptimeS ?? 3600) * 1000;
   let powerMode = 'normal';
   let pools = [
@@ -83,11 +72,7 @@ export const startFakeWhatsminerV3 = async (options: FakeWhatsminerV3Options): P
     writes: [],
     restarts: 0,
     reboots: 0,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    stop: () => listening.stop(),
   };
   const salt = () => fake.options.salt ?? 'px5hoXa9';
 
@@ -237,9 +222,6 @@ export const startFakeWhatsminerV3 = async (options: FakeWhatsminerV3Options): P
   };
 
   const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
     let buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
@@ -265,11 +247,7 @@ export const startFakeWhatsminerV3 = async (options: FakeWhatsminerV3Options): P
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, fake.host, () => resolve());
-  });
-  const address = server.address();
-  Object.defineProperty(fake, 'port', { value: typeof address === 'object' && address ? address.port : 0 });
+  const listening = await listenFake(server, fake.host, options.port);
+  Object.defineProperty(fake, 'port', { value: listening.port });
   return fake;
 };

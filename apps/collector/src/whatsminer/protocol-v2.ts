@@ -2,6 +2,7 @@ import { ApiError } from '../cgminer/client.js';
 import { type ApiObject, parseJsonReply } from '../cgminer/parse.js';
 import type { CommandResult, Endpoint, Identified, MinerProtocol, PoolSetting } from '../protocol.js';
 import { endpointKey } from '../protocol.js';
+import { timeBudget } from '../socket-request.js';
 import { objectAt, text } from './common.js';
 import { aesDecrypt, aesEncrypt, type V2TokenMessage, v2Credentials } from './crypto.js';
 import { isErrorV2, messageOf, type RepliesV2, recordsOf, statusV2, toReadingV2 } from './map-v2.js';
@@ -89,13 +90,7 @@ export class WhatsminerV2Protocol implements MinerProtocol {
   }
 
   async poll(endpoint: Endpoint, known: RepliesV2 = {}): Promise<Identified> {
-    const started = Date.now();
-    const budget = this.options.requestTimeoutMs;
-    const left = () => {
-      const ms = budget - (Date.now() - started);
-      if (ms <= 0) throw new ApiError(`no complete answer within ${budget} ms`, 'timeout');
-      return ms;
-    };
+    const left = timeBudget(this.options.requestTimeoutMs);
     const summary = await this.request(endpoint, 'summary', left());
     const refused = statusV2(summary);
     if (isErrorV2(refused) || !recordsOf(summary, 'SUMMARY').length)

@@ -1,6 +1,7 @@
 import { ApiError } from '../cgminer/client.js';
 import { type ApiObject, num, parseJsonReply } from '../cgminer/parse.js';
 import type { CommandResult, Endpoint, Identified, MinerProtocol, PoolSetting } from '../protocol.js';
+import { timeBudget } from '../socket-request.js';
 import { objectAt, text } from './common.js';
 import { aesEncrypt, v3Auth } from './crypto.js';
 import { type RepliesV3, toReadingV3 } from './map-v3.js';
@@ -89,13 +90,7 @@ export class WhatsminerV3Protocol implements MinerProtocol {
   }
 
   async poll(endpoint: Endpoint, knownDeviceInfo?: ApiObject): Promise<Identified> {
-    const started = Date.now();
-    const budget = this.options.requestTimeoutMs;
-    const left = () => {
-      const ms = budget - (Date.now() - started);
-      if (ms <= 0) throw new ApiError(`no complete answer within ${budget} ms`, 'timeout');
-      return ms;
-    };
+    const left = timeBudget(this.options.requestTimeoutMs);
     const replies: RepliesV3 = {
       deviceInfo: knownDeviceInfo ?? (await this.read(endpoint, 'get.device.info')),
     };

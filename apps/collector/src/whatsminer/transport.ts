@@ -1,5 +1,12 @@
-import { Socket } from 'node:net';
-import { ApiError } from '../cgminer/client.js';
+import {
+  type AnswerReader,
+  ApiError,
+  closedError,
+  DEFAULT_MAX_BYTES,
+  type RequestOptions,
+  socketRequest,
+  untilNulOrClose,
+} from '../socket-request.js';
 
 /**
  * The two Whatsminer transports, one request per TCP connection:
@@ -10,20 +17,7 @@ import { ApiError } from '../cgminer/client.js';
  *   little-endian length and then that many bytes of JSON; a length of 0 is the heartbeat, skipped.
  */
 
-export interface TransportOptions {
-  host: string;
-  port: number;
-  /** TCP connect time-out, ms. */
-  connectTimeoutMs: number;
-  /** The whole request: connect, send, read the answer, ms. */
-  timeoutMs: number;
-  /** Largest answer accepted, bytes: a flood of garbage (or a bogus v3 length) must not grow without end. */
-  maxBytes?: number;
-}
-
-type Framing = 'close' | 'length';
-
-const DEFAULT_MAX_BYTES = 1 << 20;
+export type TransportOptions = RequestOptions;
 
 /** A whole JSON object: the v2 answer is complete even if the firmware keeps the socket open. */
 const isWholeJson = (received: Buffer): boolean => {
@@ -37,36 +31,12 @@ const isWholeJson = (received: Buffer): boolean => {
   }
 };
 
-const exchange = (payload: Buffer, framing: Framing, options: TransportOptions) =>
-  new Promise<string>((resolve, reject) => {
-    const socket = new Socket();
-    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    const where = `${options.host}:${options.port}`;
+/** Reads the first whole v3 frame (heartbeats dropped). */
+const oneFrame =
+  (maxBytes: number) =>
+  (where: string): AnswerReader => {
     let received = Buffer.alloc(0);
-    let settled = false;
-    let connected = false;
-
-    const finish = (result: string | ApiError): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(overall);
-      clearTimeout(connectTimer);
-      socket.destroy();
-      if (result instanceof ApiError) reject(result);
-      else resolve(result);
-    };
-    const overall = setTimeout(
-      () =>
-        finish(new ApiError(`no complete answer from ${where} within ${options.timeoutMs} ms`, 'timeout')),
-      options.timeoutMs,
-    );
-    const connectTimer = setTimeout(
-      () =>
-        finish(new ApiError(`no connection to ${where} within ${options.connectTimeoutMs} ms`, 'connect')),
-      Math.min(options.connectTimeoutMs, options.timeoutMs),
-    );
-
-    /** A whole v3 frame, once it is all here (heartbeats dropped); null while incomplete. */
+    /** The frame once it is all here; null while incomplete. */
     const frame = (): string | ApiError | null => {
       while (received.length >= 4) {
         const length = received.readUInt32LE(0);
@@ -84,59 +54,26 @@ const exchange = (payload: Buffer, framing: Framing, options: TransportOptions) 
       }
       return null;
     };
-
-    const closedEarly = () =>
-      received.length > 0
-        ? new ApiError(`${where} closed in the middle of its answer`, 'invalid')
-        : new ApiError(`${where} closed without answering`, 'closed');
-
-    const onEnd = () => {
-      if (framing === 'length') {
-        finish(frame() ?? closedEarly());
-        return;
-      }
-      finish(received.length > 0 ? received.toString('utf8') : closedEarly());
+    return {
+      data: (chunk) => {
+        received = Buffer.concat([received, chunk]);
+        return frame() ?? undefined;
+      },
+      end: () => frame() ?? closedError(where, received.length),
     };
-
-    socket.on('connect', () => {
-      connected = true;
-      clearTimeout(connectTimer);
-      socket.write(payload);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (framing === 'close') {
-        const nul = chunk.indexOf(0);
-        const part = nul >= 0 ? chunk.subarray(0, nul) : chunk;
-        received = Buffer.concat([received, part]);
-        if (received.length > maxBytes)
-          finish(new ApiError(`answer from ${where} larger than ${maxBytes} bytes`, 'too_large'));
-        else if (nul >= 0 || isWholeJson(received)) finish(received.toString('utf8'));
-        return;
-      }
-      received = Buffer.concat([received, chunk]);
-      const whole = frame();
-      if (whole !== null) finish(whole);
-    });
-    socket.on('end', onEnd);
-    socket.on('close', onEnd);
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (connected && error.code === 'ECONNRESET') {
-        onEnd();
-        return;
-      }
-      const reason = error.code === 'ECONNREFUSED' ? 'connection refused' : error.message;
-      finish(new ApiError(`${where}: ${reason}`, connected ? 'closed' : 'connect'));
-    });
-    socket.connect(options.port, options.host);
-  });
+  };
 
 /** API v2: sends `request` (JSON) and resolves with the raw answer text (NULs removed). */
 export const requestV2 = (request: object, options: TransportOptions): Promise<string> =>
-  exchange(Buffer.from(JSON.stringify(request), 'utf8'), 'close', options);
+  socketRequest(JSON.stringify(request), options, untilNulOrClose(options.maxBytes, isWholeJson));
 
 /** API v3: sends `request` framed and resolves with the JSON text of the first answer frame. */
 export const requestV3 = (request: object, options: TransportOptions): Promise<string> =>
-  exchange(encodeFrame(JSON.stringify(request)), 'length', options);
+  socketRequest(
+    encodeFrame(JSON.stringify(request)),
+    options,
+    oneFrame(options.maxBytes ?? DEFAULT_MAX_BYTES),
+  );
 
 /** One v3 message: its length (4 bytes, little-endian), then the text. */
 export const encodeFrame = (text: string): Buffer => {

@@ -1,4 +1,5 @@
 import { ApiError } from '../cgminer/client.js';
+import { KeyedQueue } from '../keyed-queue.js';
 import { type Endpoint, endpointKey } from '../protocol.js';
 
 /**
@@ -6,19 +7,11 @@ import { type Endpoint, endpointKey } from '../protocol.js';
  * mining program on several of them, and a second command sent meanwhile would race it.
  */
 export class WriteQueue {
-  private readonly writes = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyedQueue<string>();
 
   /** Runs `task` after every earlier write to the same miner has finished. */
   run<T>(endpoint: Endpoint, task: () => Promise<T>): Promise<T> {
-    const key = endpointKey(endpoint);
-    const previous = this.writes.get(key) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => undefined);
-    this.writes.set(key, settled);
-    void settled.then(() => {
-      if (this.writes.get(key) === settled) this.writes.delete(key);
-    });
-    return next;
+    return this.queue.run(endpointKey(endpoint), task);
   }
 }
 

@@ -1,10 +1,10 @@
 import { type Collector, type FakeMiner, parseConfig, startCollector, startFakeMiner } from '@fbox/collector';
 import type { CommandKind } from '@fbox/contracts';
-import { topics } from '@fbox/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp, testBrokers } from '../test/build-test-app.js';
+import { clearRetained, cloudOf, collectorClock } from '../test/collector-world.js';
 import { createArea, createFbox, createMaster } from '../test/factories.js';
-import { brokerUrl, connectGateway, waitFor } from '../test/mqtt-client.js';
+import { brokerUrl, waitFor } from '../test/mqtt-client.js';
 
 /**
  * The site collector end to end: fake CGMiner-API miners on 127.0.0.1 → the collector (scan, poll)
@@ -32,13 +32,13 @@ const suite = (broker: (typeof testBrokers)[number]) => {
       return check();
     }, timeoutMs);
 
-  const send = async (kind: CommandKind, sn: string) => {
+  const send = async (kind: CommandKind, sn: string, params: Record<string, unknown> = {}) => {
     const command = await t.app.commands.issue({
       areaId,
       fboxId: fbox.id,
       kind,
       target: { sn },
-      params: {},
+      params,
       userId: null,
     });
     await waitFor(async () => {
@@ -62,19 +62,12 @@ const suite = (broker: (typeof testBrokers)[number]) => {
     fakes.avalon = await startFakeMiner({ flavor: 'avalon', id: '020100008c5d9f2d', refuseRestart: true });
     fakes.hang = await startFakeMiner({ flavor: 'antminer', id: 'a1b2c3d4e5f6dead' });
     fakes.garbage = await startFakeMiner({ flavor: 'avalon', id: '0201000000000bad' });
-    const started = Date.now();
     const record = (obj: object, msg?: string) =>
       warnings.push({ msg: msg ?? '', obj: obj as Record<string, unknown> });
     const noop = () => {};
     collector = await startCollector({
       config: parseConfig({
-        cloud: {
-          mqtt_url: brokerUrl(t.app),
-          device_id: fbox.device_id,
-          username: fbox.mqtt_username,
-          password: fbox.mqtt_password,
-          computer_name: 'rack-collector',
-        },
+        cloud: { ...cloudOf(t, fbox), computer_name: 'rack-collector' },
         scan: Object.values(fakes).map((fake) => ({ range: fake.host, port: fake.port })),
         poll_interval_s: 60,
         concurrency: { poll: 2, scan: 8 },
@@ -82,7 +75,7 @@ const suite = (broker: (typeof testBrokers)[number]) => {
       }),
       noStateFile: true,
       // Telemetry is stamped near the app's clock: ingest refuses times far from its own.
-      now: () => t.clock.now() + (Date.now() - started),
+      now: collectorClock(t),
       logger: { debug: noop, info: noop, warn: record, error: record },
     });
   });
@@ -90,13 +83,7 @@ const suite = (broker: (typeof testBrokers)[number]) => {
   afterAll(async () => {
     await collector?.stop();
     await Promise.all(Object.values(fakes).map((fake) => fake.stop()));
-    if (broker === 'external' && t) {
-      // Retained messages outlive the test on a shared Mosquitto: clear what the collector set.
-      const client = await connectGateway(t.app, fbox);
-      for (const topic of [topics.status(fbox.device_id), topics.hello(fbox.device_id)])
-        await client.publishAsync(topic, '', { retain: true, qos: 1 });
-      await client.endAsync();
-    }
+    if (t) await clearRetained(t, fbox, broker);
     await t?.close();
   });
 
@@ -171,11 +158,9 @@ const suite = (broker: (typeof testBrokers)[number]) => {
     expect(unreachable.status).toBe('failed');
     expect(unreachable.error).toMatch(/^miner unreachable/);
 
-    const other = await send('miner.mode', 'a1b2c3d4e5f60001');
-    expect(other).toMatchObject({
-      status: 'failed',
-      error: 'miner.mode is not supported by this collector yet',
-    });
+    // An Avalon read over CGMiner has no power mode to set.
+    const unsupported = await send('miner.mode', '020100008c5d9f2d', { mode: 'low' });
+    expect(unsupported).toMatchObject({ status: 'failed', error: 'miner.mode is not supported by cgminer' });
   });
 
   (broker === 'embedded' ? it : it.skip)('stops at start when the broker refuses its password', async () => {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:net';
-import { agentClientIdPrefix, parseClientTopic, parseTopic } from '@fbox/contracts';
+import { agentClientIdPrefix, parseAgentRegisterTopic, parseClientTopic, parseTopic } from '@fbox/contracts';
 import { Aedes, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../lib/clock.js';
@@ -8,7 +8,7 @@ import { listenOnFreeFallback } from '../lib/ports.js';
 import { type ClientIdentity, type ClientObserver, plainIp } from './client-tracker.js';
 import { LoginThrottle } from './login-throttle.js';
 import { guardSocket, type PacketGuard } from './packet-guard.js';
-import { HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
+import { type AgentRegisterHandler, HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
 
 export interface Broker {
   port: number;
@@ -56,12 +56,21 @@ const deviceIdOf = (client: Client | null): string | undefined => {
   return identity?.kind === 'gateway' ? identity.deviceId : undefined;
 };
 
+/** An agent's own registration topic (`register` to publish, `registered` to subscribe), else null. */
+const ownAgentTopic = (client: Client, topic: string): 'register' | 'registered' | null => {
+  const identity = identityOf(client);
+  const parsed = parseAgentRegisterTopic(topic);
+  if (identity?.kind !== 'agent' || !parsed) return null;
+  return parsed.areaId === identity.areaId && parsed.clientId === client.id ? parsed.what : null;
+};
+
 /** Whether a client may publish on a topic: its own gateway topics, or its own agent topics. */
 const mayPublish = (client: Client, topic: string): boolean => {
   const identity = identityOf(client);
   if (!identity) return false;
   const announce = parseClientTopic(topic);
   if (identity.kind === 'agent') {
+    if (ownAgentTopic(client, topic) === 'register') return true;
     return (
       announce?.kind === 'agent' && announce.areaId === identity.areaId && announce.clientId === client.id
     );
@@ -78,7 +87,8 @@ const notAuthorized = (code: 2 | 4 | 5) =>
 /**
  * The embedded MQTT broker (aedes). Each gateway logs in with its FBOX's account and is confined to
  * `fbox/<its deviceId>/`: it may publish telemetry, status, hello, cmd/ack and logs there and subscribe to its cmd
- * only. The server itself does not connect as a client: it reads publishes off the broker and
+ * only. A site agent may publish its hello, status and registration request under
+ * `agent/<areaId>/<its clientId>/` and subscribe to its own `registered` answers only. The server itself does not connect as a client: it reads publishes off the broker and
  * publishes commands straight into it.
  */
 export const startBroker = async (
@@ -97,6 +107,7 @@ export const startBroker = async (
 ): Promise<Broker & MqttTransport> => {
   const events = new EventEmitter<{ refused: [MqttRefusal] }>();
   const handler = new HandlerSlot();
+  const agentRegister = new HandlerSlot<Parameters<AgentRegisterHandler>>();
   const refuse = (refusal: MqttRefusal) => {
     // Ingest counts and logs refusals; log here only when nobody listens.
     if (!events.emit('refused', refusal)) log.warn(refusal, 'MQTT client refused');
@@ -144,6 +155,19 @@ export const startBroker = async (
         return callback(new Error('Topic not allowed'));
       }
       if (parseClientTopic(packet.topic)) return callback(null);
+      const register = parseAgentRegisterTopic(packet.topic);
+      if (register) {
+        // Answered on the agent's `registered` topic before the PUBACK; the answer carries failures.
+        const ip = addressOf(client) || null;
+        agentRegister.handle(register.areaId, register.clientId, packet.payload as Buffer, ip).then(
+          () => callback(null),
+          (error: unknown) => {
+            log.warn({ err: error, clientId: client.id }, 'agent registration not handled');
+            callback(null);
+          },
+        );
+        return;
+      }
       // aedes writes the PUBACK once this calls back: a gateway's telemetry, status and acks are
       // acknowledged only when ingest has stored them. Until then aedes reads nothing more from this
       // client's socket, which is also the backpressure. A message that could not be stored fails
@@ -156,6 +180,8 @@ export const startBroker = async (
     authorizeSubscribe: (client, subscription, callback) => {
       const deviceId = deviceIdOf(client);
       if (deviceId && subscription.topic === `fbox/${deviceId}/cmd`) return callback(null, subscription);
+      // An agent hears only the answers to its own registration.
+      if (ownAgentTopic(client, subscription.topic) === 'registered') return callback(null, subscription);
       log.warn({ clientId: client.id, topic: subscription.topic }, 'MQTT subscription refused');
       // A null subscription is a SUBACK failure (0x80) without dropping the connection.
       callback(null, null);
@@ -216,6 +242,7 @@ export const startBroker = async (
     port,
     events,
     onMessage: (h) => handler.set(h),
+    onAgentRegister: (h) => agentRegister.set(h),
     publish: (topic, payload, { qos, retain = false }) =>
       new Promise<void>((resolve, reject) =>
         aedes.publish(
@@ -249,6 +276,7 @@ export const startBroker = async (
         await new Promise<void>((resolve) => aedes.close(() => resolve()));
         await new Promise<void>((resolve) => server.close(() => resolve()));
         handler.close();
+        agentRegister.close();
       })();
       return closing;
     },

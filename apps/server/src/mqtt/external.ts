@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
+import { parseAgentRegisterTopic } from '@fbox/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { connect, type IPublishPacket } from 'mqtt';
-import { HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
+import { type AgentRegisterHandler, HandlerSlot, type MqttRefusal, type MqttTransport } from './transport.js';
 
 /** Messages the broker may have in flight to us at once (MQTT 5 Receive Maximum). */
 const receiveMaximum = 100;
@@ -31,6 +32,7 @@ export const connectExternal = async (
   log: FastifyBaseLogger,
 ): Promise<MqttTransport> => {
   const handler = new HandlerSlot();
+  const agentRegister = new HandlerSlot<Parameters<AgentRegisterHandler>>();
   // Not connectAsync: the handler must be in place before the CONNACK, since a resumed session
   // delivers its backlog right behind it, and mqtt.js's default handler would acknowledge it unstored.
   const client = connect(options.url, {
@@ -46,6 +48,17 @@ export const connectExternal = async (
   client.handleMessage = (packet: IPublishPacket, done) => {
     const topic = packet.topic;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    const register = parseAgentRegisterTopic(topic);
+    if (register?.what === 'register') {
+      // The broker's ACL lets only the mine's agents write under `agent/<areaId>/`. Acknowledged at
+      // once: mqtt.js reads nothing more until `done`, and the answer's own PUBACK must get through.
+      // The answer on the agent's `registered` topic is what the agent waits for (and retries without).
+      done();
+      agentRegister
+        .handle(register.areaId, register.clientId, payload, null)
+        .catch((error: unknown) => log.warn({ err: error, topic }, 'agent registration not handled'));
+      return;
+    }
     if (topic.startsWith('agent/') || topic.endsWith('/hello')) {
       options.observe?.(topic, payload);
       return done();
@@ -81,6 +94,8 @@ export const connectExternal = async (
     [`${share}/fbox/+/telemetry`]: { qos: 1 },
     [`${share}/fbox/+/cmd/ack`]: { qos: 1 },
     [`${share}/fbox/+/logs`]: { qos: 1 },
+    // Agent registrations: one process creates the box and answers.
+    [`${share}/agent/+/+/register`]: { qos: 1 },
     'fbox/+/status': { qos: 1 },
     // Client key records: every process keeps them (writes are idempotent), like status.
     'fbox/+/hello': { qos: 1 },
@@ -99,12 +114,14 @@ export const connectExternal = async (
     },
     events: new EventEmitter<{ refused: [MqttRefusal] }>(),
     onMessage: (h) => handler.set(h),
+    onAgentRegister: (h) => agentRegister.set(h),
     publish: async (topic, payload, { qos, retain = false }) => {
       await client.publishAsync(topic, payload, { qos, retain });
     },
     close: () => {
       closing ??= client.endAsync().then(() => {
         handler.close();
+        agentRegister.close();
       });
       return closing;
     },

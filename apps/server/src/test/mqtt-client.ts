@@ -1,5 +1,6 @@
 import type { TelemetryMessage } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { CreatedFbox } from '../devices/device.service.js';
 
@@ -96,4 +97,16 @@ export const telemetry = (options: {
       uptime_s: 3600,
     })),
   };
+};
+
+/**
+ * On the shared test Mosquitto, apps of other test files run at the same time with mine ids of their
+ * own, and agent topics name mines by id: this app's next mines get ids far from theirs (SQLite,
+ * where the external-broker runs are). Call before creating the mines.
+ */
+export const spreadAreaIds = async (app: FastifyInstance): Promise<void> => {
+  if (app.dbDialect !== 'sqlite') return;
+  const start = 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+  await sql`delete from sqlite_sequence where name = 'areas'`.execute(app.db);
+  await sql`insert into sqlite_sequence (name, seq) values ('areas', ${start})`.execute(app.db);
 };

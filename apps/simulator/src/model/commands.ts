@@ -1,4 +1,13 @@
-import type { CommandMessage } from '@fbox/contracts';
+import {
+  type CommandMessage,
+  FboxConfigParamsSchema,
+  MinerModeParamsSchema,
+  MinerOverclockParamsSchema,
+  MinerPoolParamsSchema,
+  MinerResaveParamsSchema,
+  PduOutletParamsSchema,
+  parseCommandParams,
+} from '@fbox/contracts';
 import { z } from 'zod';
 import { poolName } from './catalog.js';
 import type { CommandResult, FboxModel } from './fbox.js';
@@ -14,29 +23,12 @@ export const MIN_INTERVAL_MS = 1000;
 export const MAX_INTERVAL_MS = 2 * 3600_000;
 
 const onOff = z.enum(['on', 'off']);
-const stratum = z
-  .string()
-  .max(256)
-  .regex(
-    /^stratum[0-9]?\+(tcp|ssl|tls):\/\/[A-Za-z0-9.-]+:\d{1,5}(\/\S*)?$/,
-    'expected stratum+tcp://host:port',
-  );
-const worker = z.string().trim().min(1).max(128);
 
 const schemas = {
-  mode: z.object({ mode: z.enum(['high', 'low']) }),
-  pool: z.object({ pool_address: stratum, worker: worker.optional() }),
-  resave: z.object({ worker: worker.optional(), pool_address: stratum.optional() }),
-  // `enabled` (boolean) or the console's `status` (on/off).
-  overclock: z
-    .object({
-      enabled: z.boolean().optional(),
-      status: onOff.optional(),
-      min: z.number().finite().optional(),
-      max: z.number().finite().optional(),
-    })
-    .refine((p) => p.enabled !== undefined || p.status !== undefined, 'give enabled or status')
-    .refine((p) => p.min === undefined || p.max === undefined || p.min <= p.max, 'min must not exceed max'),
+  mode: MinerModeParamsSchema,
+  pool: MinerPoolParamsSchema,
+  resave: MinerResaveParamsSchema,
+  overclock: MinerOverclockParamsSchema,
   controller: z
     .object({
       control_mode: z.enum(['auto', 'manual']).optional(),
@@ -54,7 +46,7 @@ const schemas = {
     energy_saving: z.boolean().optional(),
     setpoint: z.number().min(20).max(70).optional(),
   }),
-  outlet: z.object({ status: onOff }),
+  outlet: PduOutletParamsSchema,
   logs: z
     .object({
       from: z.number().int().min(0),
@@ -63,30 +55,15 @@ const schemas = {
     })
     .refine((p) => p.from < p.to, 'from must be before to'),
   // Known settings are checked; other keys are stored as given.
-  config: z
-    .looseObject({
-      voltage_min: z.number().finite().min(0).max(1000).optional(),
-      voltage_max: z.number().finite().min(0).max(1000).optional(),
-      temperature_max: z.number().finite().min(-40).max(150).optional(),
-      humidity_max: z.number().finite().min(0).max(100).optional(),
-      delay_switch_ms: z.number().int().min(0).max(10_000).optional(),
-    })
-    .refine(
-      (p) => p.voltage_min === undefined || p.voltage_max === undefined || p.voltage_min < p.voltage_max,
-      'voltage_min must be below voltage_max',
-    ),
+  config: FboxConfigParamsSchema,
 };
 
 class Refused extends Error {}
 
 const parse = <T>(schema: z.ZodType<T>, params: unknown): T => {
-  const result = schema.safeParse(params);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    throw new Refused(`invalid params: ${where}${issue?.message ?? 'invalid'}`);
-  }
-  return result.data;
+  const result = parseCommandParams(schema, params);
+  if (!result.ok) throw new Refused(result.error);
+  return result.value;
 };
 
 const minerOf = (model: FboxModel, command: CommandMessage): Miner => {

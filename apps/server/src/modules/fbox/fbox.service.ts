@@ -1,4 +1,5 @@
 import {
+  type AgentRegister,
   Code,
   type FboxCreateBody,
   type FboxDetail,
@@ -13,6 +14,7 @@ import {
   percentLoad,
   translate,
 } from '@fbox/contracts';
+import type { CreatedFbox } from '../../devices/device.service.js';
 import { parseJson, readingOf, statusOf, todayEnergy } from '../../devices/device-values.js';
 import { deviceHistory, retentionOf, round } from '../../devices/history.js';
 import { ApiError } from '../../lib/api-error.js';
@@ -192,9 +194,22 @@ export class FboxService {
 
   async create(user: SessionUser, body: FboxCreateBody, lang: Language): Promise<FboxDetail> {
     requireManage(await this.deps.areas.requireAccess(user, body.area_id));
-    // A new box takes its mine's FBOX defaults; voltages given in the form are its own values.
-    const initial = await this.deps.fboxConfig.initialFor(body.area_id, body);
-    const created = await this.deps.devices.createFbox(body.area_id, {
+    const created = await this.createIn(body.area_id, body);
+    return this.detail(user, body.area_id, created.id, lang);
+  }
+
+  /**
+   * Creates a box for a site agent that registered with its mine's Agent Key (the MQTT layer checked
+   * the key): the same defaults and validation as the FBOX form. Returns its MQTT account.
+   */
+  createForAgent(areaId: number, body: AgentRegister): Promise<CreatedFbox> {
+    return this.createIn(areaId, body);
+  }
+
+  /** A new box takes its mine's FBOX defaults; voltages given in the form are its own values. */
+  private async createIn(areaId: number, body: Omit<FboxCreateBody, 'area_id'>): Promise<CreatedFbox> {
+    const initial = await this.deps.fboxConfig.initialFor(areaId, body);
+    const created = await this.deps.devices.createFbox(areaId, {
       name: body.name,
       kind: body.kind,
       ...(body.number !== undefined && { number: body.number }),
@@ -216,7 +231,7 @@ export class FboxService {
       })),
     });
     await this.deps.fboxConfig.recordOwn(created.id, initial.own);
-    return this.detail(user, body.area_id, created.id, lang);
+    return created;
   }
 
   async edit(user: SessionUser, body: FboxEditBody, lang: Language): Promise<FboxDetail> {
