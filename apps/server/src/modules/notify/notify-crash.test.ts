@@ -127,5 +127,5 @@ describeDb('notification delivery survives kill -9 mid-send', () => {
     expect(
       await restarted.app.db.selectFrom('notifications').select(['alert_id', 'status', 'attempts']).execute(),
     ).toEqual([{ alert_id: alertId, status: 'sent', attempts: 1 }]);
-  });
+  }, 180_000);
 });
