@@ -80,7 +80,7 @@ const run = async ({ brokerPort, miners, intervalS, cycles, concurrency }) => {
 
   // Successful reads of the cycle under way, and those that ended by its start + the interval.
   let current = null;
-  const [protocol] = collector.protocols;
+  const protocol = collector.protocols.find((p) => p.name === 'cgminer');
   const poll = protocol.poll.bind(protocol);
   protocol.poll = async (endpoint, known) => {
     const identified = await poll(endpoint, known);
