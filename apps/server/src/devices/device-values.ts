@@ -21,7 +21,11 @@ export const parseJson = <T>(text: string | null | undefined, fallback: T): T =>
   }
 };
 
-/** Today's energy of a box from its state row: meters now minus the reading at the UTC day start. */
+/**
+ * Today's energy of a box from its state row: meters now minus the reading at the UTC day start;
+ * -999 ("no reading", a dash) for a box whose meters never reported (a site collector's FBOX has
+ * none), where 0 would claim it used nothing.
+ */
 export const todayEnergy = (
   state: {
     meter1_energy_kwh: number | null;
@@ -31,8 +35,10 @@ export const todayEnergy = (
   },
   now: number,
 ): number => {
-  if (state.energy_day !== Math.floor(now / 86_400_000)) return 0;
   const value = (v: number | null) => (v === null || v === limits.noData ? 0 : v);
+  const unread = (v: number | null) => v === null || v === limits.noData;
+  if (unread(state.meter1_energy_kwh) && unread(state.meter2_energy_kwh)) return limits.noData;
+  if (state.energy_day !== Math.floor(now / 86_400_000)) return 0;
   const used =
     value(state.meter1_energy_kwh) + value(state.meter2_energy_kwh) - value(state.energy_day_start_kwh);
   return used > 0 ? Math.round(used * 1000) / 1000 : 0;

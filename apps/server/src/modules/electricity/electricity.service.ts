@@ -42,7 +42,7 @@ export class ElectricityService {
     return {
       items,
       total_power_kw: round(items.reduce((sum, i) => sum + Math.max(0, i.power_kw), 0)),
-      total_today_energy_kwh: round(items.reduce((sum, i) => sum + i.today_energy_kwh, 0)),
+      total_today_energy_kwh: round(items.reduce((sum, i) => sum + Math.max(0, i.today_energy_kwh), 0)),
     };
   }
 

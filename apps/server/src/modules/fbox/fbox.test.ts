@@ -115,7 +115,8 @@ describeDb('FBOX API (fbox.boxlist)', () => {
       fbox_temp: -999,
       realtime_power: -999,
       miner_online: 0,
-      today_use_power: 0,
+      // No meter reported yet: no reading, not 0 kWh.
+      today_use_power: -999,
       status: 'offline',
     });
   });

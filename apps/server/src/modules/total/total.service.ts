@@ -39,7 +39,7 @@ const positive = (v: number | null) => (v !== null && v > 0 ? v : 0);
 export const liveTotals = (boxes: readonly BoxState[], now: number) => ({
   hashrate: round(boxes.reduce((sum, b) => sum + (b.online === 1 ? positive(b.hashrate_total) : 0), 0)),
   power_kw: round(boxes.reduce((sum, b) => sum + (b.online === 1 ? positive(b.power_kw) : 0), 0)),
-  today_energy_kwh: round(boxes.reduce((sum, b) => sum + todayEnergy(b, now), 0)),
+  today_energy_kwh: round(boxes.reduce((sum, b) => sum + Math.max(0, todayEnergy(b, now)), 0)),
 });
 
 /** The boxes' hashrate and power summed per hour over the last 24 hours (this hour included). */
