@@ -199,10 +199,11 @@ export const registerAgent = (options: RegisterOptions): Promise<GatewayAccount>
             retain: true,
           });
           const request: AgentRegister = { name: options.fboxName, kind: 'air' };
+          // Said first: the answer can arrive before the broker acknowledges the request.
+          logger.info({ client_id: clientId, fbox_name: options.fboxName }, 'registering with the Agent Key');
           await client.publishAsync(agentRegisterTopics.register(areaId, clientId), JSON.stringify(request), {
             qos: 1,
           });
-          logger.info({ client_id: clientId, fbox_name: options.fboxName }, 'registering with the Agent Key');
         } catch (error) {
           finish({ error: new Error(`cannot register with ${mqttUrl}: ${(error as Error).message}`) });
         }

@@ -150,7 +150,15 @@ describeDb('miner log export survives kill -9 mid-export', () => {
       await app.logExportEngine.run();
       const [row] = await app.db.selectFrom('log_exports').select('status').where('id', '=', id).execute();
       return row?.status === 'finished';
-    }, 30_000);
+    }, 90_000).catch(async (error: unknown) => {
+      // Where it stood, to tell a slow machine from a stuck export.
+      const miners = await app.db
+        .selectFrom('log_export_miners')
+        .select(['state', 'error', 'command_id'])
+        .where('export_id', '=', id)
+        .execute();
+      throw new Error(`the export did not finish: ${JSON.stringify(miners)}`, { cause: error });
+    });
 
     const done = await app.db
       .selectFrom('log_exports')
