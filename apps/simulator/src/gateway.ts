@@ -57,6 +57,8 @@ export interface GatewayStats {
   /** The next `seq` to be published. */
   nextSeq: number;
   connects: number;
+  /** Connections on which the broker acknowledged the command subscription (commands can reach it). */
+  subscribed: number;
   telemetrySent: number;
   /** Reports due while not connected or silent. */
   telemetrySkipped: number;
@@ -101,6 +103,7 @@ export class Gateway {
   private readonly acks = new Map<string, CommandAck>();
   private readonly counters = {
     connects: 0,
+    subscribed: 0,
     telemetrySent: 0,
     telemetrySkipped: 0,
     commandsReceived: 0,
@@ -177,6 +180,7 @@ export class Gateway {
       void (async () => {
         try {
           await client.subscribeAsync(topics.command(this.deviceId), { qos: 1 });
+          this.counters.subscribed++;
           await client.publishAsync(statusTopic, 'online', { qos: 1, retain: true });
           const hello: HelloMessage = {
             computer_name: this.options.computerName ?? hostname(),

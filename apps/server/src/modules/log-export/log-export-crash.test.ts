@@ -113,6 +113,7 @@ describeDb('miner log export survives kill -9 mid-export', () => {
 
     // The process asked for four logs (its bound per gateway) and waits for them: kill it.
     await waitFor(async () => (await states()).filter((s) => s === 'requested').length === 4, 30_000);
+    const subscribedBefore = gateway.stats().subscribed;
     await server.kill('SIGKILL');
     expect((await states()).sort()).toEqual([...Array(4).fill('queued'), ...Array(4).fill('requested')]);
 
@@ -144,6 +145,10 @@ describeDb('miner log export survives kill -9 mid-export', () => {
         .executeTakeFirst();
       return Number(row?.last_seen_at ?? 0) > seen;
     }, 30_000);
+    // And until the new broker acknowledged its command subscription: a command published before
+    // that reaches no one (the broker keeps no session across the restart), and with the test's
+    // clock standing still it would never time out. Telemetry it had queued can arrive first.
+    await waitFor(async () => gateway.stats().subscribed >= subscribedBefore + 1, 30_000);
     await waitFor(async () => {
       await app.commands.expire();
       await app.ingest.flush();
