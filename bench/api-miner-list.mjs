@@ -8,7 +8,9 @@
 // when `--pg`, TEST_DATABASE_URL or DATABASE_URL names a server (in a temporary schema, dropped
 // after). `--pg-only` skips SQLite. Run after `npm run build`. BENCH_MINERS, BENCH_REQUESTS,
 // BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_API_ROUNDS, BENCH_SWEEP_REQUESTS tune it.
+
 import { buildApp } from '../apps/server/dist/app.js';
+import { minerSortFields } from '../packages/contracts/dist/index.js';
 import {
   benchPgUrl,
   compareToBare,
@@ -49,31 +51,8 @@ const variants = [
  * (BENCH_SWEEP_REQUESTS, 200), one JSON line each with its ratio and pass/fail against 3×, then a
  * summary line.
  */
-const sortFields = [
-  'sn',
-  'worker',
-  'model',
-  'brand',
-  'pool',
-  'pool_address',
-  'ip',
-  'firmware',
-  'fbox_name',
-  'tank_name',
-  'outlet',
-  'status',
-  'mode',
-  'fault',
-  'chip_avg_temp',
-  'chip_max_temp',
-  'hashrate_theoretical',
-  'hashrate_realtime',
-  'hashrate_avg',
-  'hashrate_24h',
-  'power_w',
-  'uptime_s',
-  'updated_at',
-];
+// Every column the list sorts by, but the id (the default request above).
+const sortFields = minerSortFields.filter((field) => field !== 'id');
 const sweepVariants = (fboxId) =>
   [
     ...sortFields.map((field) => ({ name: `sort-${field}`, query: `sort=${field}` })),

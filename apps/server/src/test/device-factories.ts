@@ -140,3 +140,32 @@ export const prng = (seed: number) => {
     pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
   };
 };
+
+/**
+ * One FBOX hourly rollup row (`fbox_samples_1h`) as the rollup job writes it: the power's average,
+ * minimum and maximum (kW), the total hashrate (TH/s, the same for all three), and fixed container
+ * readings (`climate`: temperature °C and humidity %, 30 and 40 unless given).
+ */
+export const fboxHourRow = (
+  fboxId: number,
+  ts: number,
+  power: { avg: number; min?: number; max?: number },
+  hashrate: number,
+  climate: { temperature: number; humidity: number } = { temperature: 30, humidity: 40 },
+) => ({
+  fbox_id: fboxId,
+  bucket_ts: ts,
+  samples: 60,
+  power_kw_avg: power.avg,
+  power_kw_min: power.min ?? power.avg,
+  power_kw_max: power.max ?? power.avg,
+  temperature_avg: climate.temperature,
+  temperature_min: climate.temperature,
+  temperature_max: climate.temperature,
+  humidity_avg: climate.humidity,
+  humidity_min: climate.humidity,
+  humidity_max: climate.humidity,
+  hashrate_total_avg: hashrate,
+  hashrate_total_min: hashrate,
+  hashrate_total_max: hashrate,
+});

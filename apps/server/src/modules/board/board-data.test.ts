@@ -2,6 +2,7 @@ import { Code, topics } from '@fbox/contracts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CreatedFbox } from '../../devices/device.service.js';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
+import { fboxHourRow } from '../../test/device-factories.js';
 import {
   createArea,
   createFbox,
@@ -58,19 +59,7 @@ describeDb('data boards: per-FBOX hashrate, the mine’s revenue, the new data b
   const boxHour = (box: CreatedFbox, ts: number, ths: number) =>
     t.app.db
       .insertInto('fbox_samples_1h')
-      .values({
-        fbox_id: box.id,
-        bucket_ts: ts,
-        samples: 60,
-        ...Object.fromEntries(
-          ['power_kw', 'temperature', 'humidity'].flatMap((m) =>
-            [`${m}_avg`, `${m}_min`, `${m}_max`].map((c) => [c, 1]),
-          ),
-        ),
-        hashrate_total_avg: ths,
-        hashrate_total_min: ths,
-        hashrate_total_max: ths,
-      } as never)
+      .values(fboxHourRow(box.id, ts, { avg: 1 }, ths, { temperature: 1, humidity: 1 }))
       .execute();
 
   it('gives each covered FBOX its realtime hashrate, and no revenue to a mine without any', async () => {

@@ -2,6 +2,7 @@ import { Code } from '@fbox/contracts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CreatedFbox } from '../../devices/device.service.js';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
+import { fboxHourRow } from '../../test/device-factories.js';
 import { createArea, createFbox, createMaster, get, login } from '../../test/factories.js';
 import { MeterEnergyRepository } from './meter-energy.repository.js';
 import { recomputeMeterTotals } from './meter-energy-totals.migration.js';
@@ -71,23 +72,8 @@ describeDb('power statistics: settled days follow every change of their hours', 
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const rollup = (ts: number, powerMax: number, hashrate: number) => ({
-    fbox_id: box.id,
-    bucket_ts: ts,
-    samples: 60,
-    power_kw_avg: powerMax - 10,
-    power_kw_min: powerMax - 20,
-    power_kw_max: powerMax,
-    temperature_avg: 30,
-    temperature_min: 30,
-    temperature_max: 30,
-    humidity_avg: 40,
-    humidity_min: 40,
-    humidity_max: 40,
-    hashrate_total_avg: hashrate,
-    hashrate_total_min: hashrate,
-    hashrate_total_max: hashrate,
-  });
+  const rollup = (ts: number, powerMax: number, hashrate: number) =>
+    fboxHourRow(box.id, ts, { avg: powerMax - 10, min: powerMax - 20, max: powerMax }, hashrate);
 
   beforeEach(async () => {
     t = await buildTestApp();

@@ -2,7 +2,7 @@ import { Code } from '@fbox/contracts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CreatedFbox } from '../../devices/device.service.js';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
-import { prng } from '../../test/device-factories.js';
+import { fboxHourRow, prng } from '../../test/device-factories.js';
 import {
   createArea,
   createFbox,
@@ -172,23 +172,8 @@ describeDb('power statistics: price history, peak demand and efficiency', () => 
   it('answers peak demand per box and for the mine, efficiency in J/TH, and a dash without hashrate', async () => {
     const [a, b] = boxes as [CreatedFbox, CreatedFbox];
     const h0 = Date.UTC(2026, 10, 1);
-    const sample = (fbox: number, ts: number, avg: number, max: number, hashrate: number) => ({
-      fbox_id: fbox,
-      bucket_ts: ts,
-      samples: 60,
-      power_kw_avg: avg,
-      power_kw_min: avg,
-      power_kw_max: max,
-      temperature_avg: 30,
-      temperature_min: 30,
-      temperature_max: 30,
-      humidity_avg: 40,
-      humidity_min: 40,
-      humidity_max: 40,
-      hashrate_total_avg: hashrate,
-      hashrate_total_min: hashrate,
-      hashrate_total_max: hashrate,
-    });
+    const sample = (fbox: number, ts: number, avg: number, max: number, hashrate: number) =>
+      fboxHourRow(fbox, ts, { avg, max }, hashrate);
     // Box A peaks at 300 kW in hour 0, box B at 250 in hour 1: the mine's hours sum to 500 and 400.
     await t.app.db
       .insertInto('fbox_samples_1h')

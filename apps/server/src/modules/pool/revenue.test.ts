@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Code } from '@fbox/contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
-import { createFbox, createMiners, type TestFbox } from '../../test/device-factories.js';
+import { createFbox, createMiners, fboxHourRow, type TestFbox } from '../../test/device-factories.js';
 import {
   createArea,
   createMaster,
@@ -103,19 +103,7 @@ describeDb('revenue: settings, daily figures by source, hashrate per subaccount'
   const boxHour = (ts: number, ths: number) =>
     t.app.db
       .insertInto('fbox_samples_1h')
-      .values({
-        fbox_id: box.id,
-        bucket_ts: ts,
-        samples: 60,
-        ...Object.fromEntries(
-          ['power_kw', 'temperature', 'humidity'].flatMap((m) =>
-            [`${m}_avg`, `${m}_min`, `${m}_max`].map((c) => [c, 1]),
-          ),
-        ),
-        hashrate_total_avg: ths,
-        hashrate_total_min: ths,
-        hashrate_total_max: ths,
-      } as never)
+      .values(fboxHourRow(box.id, ts, { avg: 1 }, ths, { temperature: 1, humidity: 1 }))
       .execute();
   const energyHour = async (ts: number, kwh: number) => {
     await t.app.db
