@@ -80,9 +80,11 @@ const textTargets: Target[] = (Object.entries(endpoints) as [EndpointName, Endpo
 const junkFor = (target: Target, text: boolean): Json[] => {
   const last = target.field.path.filter((p) => typeof p === 'string').at(-1) ?? '';
   const base = target.kind === 'boolean' ? (text ? junkFlagsText : junkFlags) : text ? junkText : junkJson;
-  // In text, a list is comma-separated with spaces allowed around commas: " 1" and "1,5" are lists.
+  // In text, a list is comma-separated with spaces allowed around commas: " 1" and "1,5" are lists;
+  // some list fields also take the list written as JSON ("[1,2]", so "[]" is the empty list).
   const list = text && target.field.path.length === 2;
-  const isListText = (v: Json) => typeof v === 'string' && (v.trim() !== v || v.includes(','));
+  const isListText = (v: Json) =>
+    typeof v === 'string' && (v.trim() !== v || v.includes(',') || v.trim().startsWith('['));
   return [
     ...base.filter((v) => !(list && isListText(v))),
     ...(target.kind === 'number' && isIdField(last) ? junkIds : []),
