@@ -4,7 +4,7 @@
 // The history the calls read is seeded directly into the tables they read: 30 days of hourly meter
 // energy and FBOX rollups per box, and the hashrate rollups. Prints one JSON line per database and
 // call: SQLite always, PostgreSQL when `--pg`, TEST_DATABASE_URL or DATABASE_URL names a server.
-// `--pg-only` skips SQLite. `first_request_ms` is the first call's time: power statistics then sums
+// `--pg-only` skips SQLite; `--call=<name prefix>` runs only those calls. `first_request_ms` is the first call's time: power statistics then sums
 // the range's settled days and load hours from the hourly rows and keeps them (fbox_power_days). Run after `npm run build`. BENCH_MINERS, BENCH_REQUESTS,
 // BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_API_ROUNDS tune it.
 import { sql } from 'kysely';
@@ -220,7 +220,8 @@ const runOn = async (kind) => {
       check: (data) => data.series.length === 4 && data.totals.length === days * 24,
     },
   ];
-  for (const call of calls) {
+  const only = args.find((a) => a.startsWith('--call='))?.slice('--call='.length);
+  for (const call of calls.filter((c) => only === undefined || c.name.startsWith(only))) {
     const url = `${apiAddress}${call.path}?${call.query}`;
     // The first request: power statistics sums the settled days and load hours it then keeps.
     const firstStarted = performance.now();

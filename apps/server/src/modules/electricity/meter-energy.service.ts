@@ -87,80 +87,49 @@ export class MeterEnergyService {
     };
     const price = await repo.priceOf(q.area_id);
     const profileStep = q.bucket === 'month' ? 'day' : 'hour';
-    const [energy, demand, profile, prices] = await Promise.all([
-      stats.costedEnergy(q.area_id, price, query),
-      stats.boxDemand(q.area_id, price, query),
+    const [boxes, profile, prices] = await Promise.all([
+      stats.boxBuckets(q.area_id, price, query),
       stats.load({ ...query, bucket: profileStep }),
       this.pricesUsed(q.area_id, q.from, q.to),
     ]);
-    type Row = PowerStatisticRow & { hashes: number | null; hashKwh: number | null };
-    // By box, then bucket: number keys, no key strings for the thousands of rows of a large mine.
-    const rows = new Map<number, Map<number, Row>>();
-    const rowOf = (fboxId: number, bucketTs: number) => {
-      let ofBox = rows.get(fboxId);
-      if (!ofBox) {
-        ofBox = new Map();
-        rows.set(fboxId, ofBox);
-      }
-      let row = ofBox.get(bucketTs);
-      if (!row) {
-        row = {
-          bucket_ts: bucketTs,
-          fbox_id: fboxId,
+    boxes.sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
+    type Bucket = PowerStatistic['buckets'][number] & { hashes: number; hashKwh: number };
+    const buckets = new Map<number, Bucket>();
+    // One pass: each row as the table shows it, and its bucket's sums (rows come bucket by bucket).
+    const rows: PowerStatisticRow[] = new Array(boxes.length);
+    let b: Bucket | undefined;
+    for (let i = 0; i < boxes.length; i++) {
+      const r = boxes[i]!;
+      const energy = (r.meter1_kwh ?? 0) + (r.meter2_kwh ?? 0);
+      rows[i] = {
+        bucket_ts: r.bucket_ts,
+        fbox_id: r.fbox_id,
+        energy_kwh: round(energy),
+        meter1_kwh: r.meter1_kwh === null ? null : round(r.meter1_kwh),
+        meter2_kwh: r.meter2_kwh === null ? null : round(r.meter2_kwh),
+        cost: round(r.cost),
+        resets: r.resets,
+        peak_kw: r.peak_kw === null ? null : round(r.peak_kw),
+        j_per_th: joulesPerTerahash(r.hash_kwh, r.hashes_th),
+      };
+      if (b?.bucket_ts !== r.bucket_ts) {
+        b = {
+          bucket_ts: r.bucket_ts,
           energy_kwh: 0,
-          meter1_kwh: null,
-          meter2_kwh: null,
           cost: 0,
           resets: 0,
           peak_kw: null,
           j_per_th: null,
-          hashes: null,
-          hashKwh: null,
+          hashes: 0,
+          hashKwh: 0,
         };
-        ofBox.set(bucketTs, row);
+        buckets.set(r.bucket_ts, b);
       }
-      return row;
-    };
-    for (const e of energy) {
-      const row = rowOf(e.fbox_id, e.bucket_ts);
-      row.energy_kwh += e.energy_kwh;
-      row.cost += e.cost;
-      row.resets += e.resets;
-      if (e.no === 1) row.meter1_kwh = (row.meter1_kwh ?? 0) + e.energy_kwh;
-      if (e.no === 2) row.meter2_kwh = (row.meter2_kwh ?? 0) + e.energy_kwh;
-    }
-    // Demand only where energy was counted: a row is a box's metered bucket.
-    for (const d of demand) {
-      const row = rows.get(d.fbox_id)?.get(d.bucket_ts);
-      if (!row) continue;
-      row.peak_kw = d.peak_kw;
-      row.hashes = d.hashes_th;
-      row.hashKwh = d.hash_kwh;
-    }
-    const sorted = [...rows.values()]
-      .flatMap((ofBox) => [...ofBox.values()])
-      .sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
-    const buckets = new Map<
-      number,
-      PowerStatistic['buckets'][number] & { hashes: number; hashKwh: number }
-    >();
-    for (const r of sorted) {
-      const b = buckets.get(r.bucket_ts) ?? {
-        bucket_ts: r.bucket_ts,
-        energy_kwh: 0,
-        cost: 0,
-        resets: 0,
-        peak_kw: null,
-        j_per_th: null,
-        hashes: 0,
-        hashKwh: 0,
-      };
-      b.energy_kwh += r.energy_kwh;
+      b.energy_kwh += energy;
       b.cost += r.cost;
       b.resets += r.resets;
-      b.hashes += r.hashes ?? 0;
-      b.hashKwh += r.hashKwh ?? 0;
-      buckets.set(r.bucket_ts, b);
+      b.hashes += r.hashes_th ?? 0;
+      b.hashKwh += r.hash_kwh ?? 0;
     }
     // A bucket's peak is its highest profile step's peak (a step never spans two buckets).
     for (const p of profile) {
@@ -177,15 +146,7 @@ export class MeterEnergyService {
       price,
       prices,
       fboxes,
-      rows: sorted.map(({ hashes: h, hashKwh: k, ...r }) => ({
-        ...r,
-        energy_kwh: round(r.energy_kwh),
-        meter1_kwh: r.meter1_kwh === null ? null : round(r.meter1_kwh),
-        meter2_kwh: r.meter2_kwh === null ? null : round(r.meter2_kwh),
-        cost: round(r.cost),
-        peak_kw: r.peak_kw === null ? null : round(r.peak_kw),
-        j_per_th: joulesPerTerahash(k, h),
-      })),
+      rows,
       buckets: all.map(({ hashes: h, hashKwh: k, ...b }) => ({
         ...b,
         energy_kwh: round(b.energy_kwh),

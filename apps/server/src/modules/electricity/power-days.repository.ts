@@ -1,11 +1,24 @@
 import { createHash } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { integerLiteral } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
-import type { FboxPowerDaysTable } from './meter-energy.schema.js';
 
-export type PowerDay = FboxPowerDaysTable;
+/**
+ * A stored window as the statistic reads it: each meter's energy (null where the meter counted no
+ * reading) and resets, and the box's demand and hashes.
+ */
+export interface PowerDay {
+  fbox_id: number;
+  day_ts: number;
+  m1_kwh: number | null;
+  m1_resets: number;
+  m2_kwh: number | null;
+  m2_resets: number;
+  peak_kw: number | null;
+  hashes_th: number | null;
+  hash_kwh: number | null;
+}
 
 /** A set of boxes' summed power in one hour. */
 export interface LoadHour {
@@ -20,6 +33,31 @@ export const boxSetKey = (fboxIds: readonly number[]): string =>
     .update([...fboxIds].sort((a, b) => a - b).join(','))
     .digest('hex')
     .slice(0, 40)}`;
+
+/** A window's figures in `PowerDay`'s order, as PostgreSQL packs them. */
+type PowerDayFigures = [
+  number,
+  number,
+  number | null,
+  number,
+  number | null,
+  number,
+  number | null,
+  number | null,
+  number | null,
+];
+/** Indexed, not destructured: array destructuring runs the iterator protocol, 6,000 times a read. */
+const powerDayOf = (f: PowerDayFigures): PowerDay => ({
+  fbox_id: f[0],
+  day_ts: f[1],
+  m1_kwh: f[2],
+  m1_resets: f[3],
+  m2_kwh: f[4],
+  m2_resets: f[5],
+  peak_kw: f[6],
+  hashes_th: f[7],
+  hash_kwh: f[8],
+});
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
@@ -151,27 +189,33 @@ export class PowerDayRepository {
     return out;
   }
 
+  /**
+   * The stored windows, only the figures the statistic shows: a 30-day read of a 200-box mine is
+   * 6,000 rows, and each value read costs (on SQLite as much as the rest of the row's work).
+   * PostgreSQL sends them as one text, a JSON array of arrays: decoding 54,000 fields one by one
+   * was two thirds of the statistic's CPU. (`json_agg` builds the same text at twice the cost.)
+   */
   private async read(ids: readonly number[], days: readonly number[]): Promise<PowerDay[]> {
-    const rows = await this.db
+    const m1 = sql<number | null>`case when m1_readings > 0 then m1_kwh end`;
+    const m2 = sql<number | null>`case when m2_readings > 0 then m2_kwh end`;
+    if (this.dialect === 'postgres') {
+      const json = (value: RawBuilder<unknown>) => sql`coalesce((${value})::text, 'null')`;
+      const { rows } = await sql<{ days: string | null }>`
+        select '[[' || string_agg(concat_ws(',', fbox_id, day_ts, ${json(m1)}, m1_resets, ${json(m2)},
+          m2_resets, ${json(sql`peak_kw`)}, ${json(sql`hashes_th`)}, ${json(sql`hash_kwh`)}), '],[') || ']]' as days
+        from fbox_power_days
+        where fbox_id = any(${`{${ids.map(integerLiteral).join(',')}}`}::integer[])
+          and day_ts = any(${`{${days.map(integerLiteral).join(',')}}`}::bigint[])`.execute(this.db);
+      const packed = JSON.parse(rows[0]?.days ?? 'null') as PowerDayFigures[] | null;
+      return (packed ?? []).map(powerDayOf);
+    }
+    return this.db
       .selectFrom('fbox_power_days')
-      .selectAll()
+      .select(['fbox_id', 'day_ts', m1.as('m1_kwh'), 'm1_resets', m2.as('m2_kwh'), 'm2_resets'])
+      .select(['peak_kw', 'hashes_th', 'hash_kwh'])
       .where('fbox_id', 'in', ids)
       .where('day_ts', 'in', days)
       .execute();
-    const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    return rows.map((r) => ({
-      fbox_id: Number(r.fbox_id),
-      day_ts: Number(r.day_ts),
-      m1_kwh: Number(r.m1_kwh),
-      m1_resets: Number(r.m1_resets),
-      m1_readings: Number(r.m1_readings),
-      m2_kwh: Number(r.m2_kwh),
-      m2_resets: Number(r.m2_resets),
-      m2_readings: Number(r.m2_readings),
-      peak_kw: num(r.peak_kw),
-      hashes_th: num(r.hashes_th),
-      hash_kwh: num(r.hash_kwh),
-    }));
   }
 
   /**

@@ -26,6 +26,22 @@ export interface BoxDemand {
   hash_kwh: number | null;
 }
 
+/**
+ * One box in one bucket, where a meter counted energy: each meter's share (null where it counted
+ * nothing), the cost, resets, and from the hourly rollups its peak and the hashes behind its energy.
+ */
+export interface BoxBucket {
+  fbox_id: number;
+  bucket_ts: number;
+  meter1_kwh: number | null;
+  meter2_kwh: number | null;
+  cost: number;
+  resets: number;
+  peak_kw: number | null;
+  hashes_th: number | null;
+  hash_kwh: number | null;
+}
+
 /** The boxes' summed power in one step (hour or day): average and highest hourly maximum. */
 export interface LoadPoint {
   ts: number;
@@ -105,69 +121,133 @@ const mergeEnergy = (parts: CostedEnergy[][], bucket: EnergyQuery['bucket']): Co
   return [...merged.values()];
 };
 
-const mergeDemand = (parts: BoxDemand[][], bucket: EnergyQuery['bucket']): BoxDemand[] => {
-  if (parts.length === 1) return parts[0]!;
-  if (bucket !== 'month') return parts.flat();
-  const merged = new Map<string, BoxDemand>();
-  for (const part of parts)
-    for (const d of part) {
-      const key = `${d.fbox_id}:${d.bucket_ts}`;
-      const m = merged.get(key);
-      if (!m) merged.set(key, { ...d });
-      else {
-        m.peak_kw = maxNullable(m.peak_kw, d.peak_kw);
-        m.hashes_th = addNullable(m.hashes_th, d.hashes_th);
-        m.hash_kwh = addNullable(m.hash_kwh, d.hash_kwh);
-      }
-    }
-  return [...merged.values()];
-};
-
 /**
  * Settled days as energy rows of the query's buckets, costed at the price of the day (a settled
  * day has no price change inside). A meter that counted no reading that day has no row, as in the
  * sums from the hours.
  */
-const energyOfDays = (days: PowerDay[], q: EnergyQuery, priceAt: (t: number) => number): CostedEnergy[] =>
-  mergeEnergy(
-    [
-      days.flatMap((d) => {
-        const bucketTs = bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes);
-        const price = priceAt(d.day_ts);
-        const meters = [
-          { no: 1, kwh: d.m1_kwh, resets: d.m1_resets, readings: d.m1_readings },
-          { no: 2, kwh: d.m2_kwh, resets: d.m2_resets, readings: d.m2_readings },
-        ];
-        return meters
-          .filter((m) => m.readings > 0)
-          .map((m) => ({
-            fbox_id: d.fbox_id,
-            no: m.no,
-            bucket_ts: bucketTs,
-            energy_kwh: m.kwh,
-            cost: m.kwh * price,
-            resets: m.resets,
-          }));
-      }),
-      [],
-    ],
-    q.bucket,
-  );
-
-const demandOfDays = (days: PowerDay[], q: EnergyQuery): BoxDemand[] =>
-  mergeDemand(
-    [
-      days.map((d) => ({
+const energyOfDays = (days: PowerDay[], q: EnergyQuery, priceAt: (t: number) => number): CostedEnergy[] => {
+  const out: CostedEnergy[] = [];
+  for (const d of days) {
+    const bucketTs = bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes);
+    const price = priceAt(d.day_ts);
+    if (d.m1_kwh !== null)
+      out.push({
         fbox_id: d.fbox_id,
-        bucket_ts: bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes),
-        peak_kw: d.peak_kw,
-        hashes_th: d.hashes_th,
-        hash_kwh: d.hash_kwh,
-      })),
-      [],
-    ],
-    q.bucket,
-  );
+        no: 1,
+        bucket_ts: bucketTs,
+        energy_kwh: d.m1_kwh,
+        cost: d.m1_kwh * price,
+        resets: d.m1_resets,
+      });
+    if (d.m2_kwh !== null)
+      out.push({
+        fbox_id: d.fbox_id,
+        no: 2,
+        bucket_ts: bucketTs,
+        energy_kwh: d.m2_kwh,
+        cost: d.m2_kwh * price,
+        resets: d.m2_resets,
+      });
+  }
+  return mergeEnergy([out, []], q.bucket);
+};
+
+/** Settled days as box buckets: one per stored day where a meter counted (month buckets: summed). */
+const bucketsOfDays = (days: PowerDay[], q: EnergyQuery, priceAt: (t: number) => number): BoxBucket[] => {
+  // Per distinct day (a few dozen), not per row (thousands): its bucket and its price.
+  const ofDay = new Map<number, { bucketTs: number; price: number }>();
+  const out: BoxBucket[] = [];
+  for (const d of days) {
+    if (d.m1_kwh === null && d.m2_kwh === null) continue;
+    let day = ofDay.get(d.day_ts);
+    if (!day) {
+      day = { bucketTs: bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes), price: priceAt(d.day_ts) };
+      ofDay.set(d.day_ts, day);
+    }
+    out.push({
+      fbox_id: d.fbox_id,
+      bucket_ts: day.bucketTs,
+      meter1_kwh: d.m1_kwh,
+      meter2_kwh: d.m2_kwh,
+      cost: ((d.m1_kwh ?? 0) + (d.m2_kwh ?? 0)) * day.price,
+      resets: d.m1_resets + d.m2_resets,
+      peak_kw: d.peak_kw,
+      hashes_th: d.hashes_th,
+      hash_kwh: d.hash_kwh,
+    });
+  }
+  return q.bucket === 'month' ? mergeBoxBuckets([out]) : out;
+};
+
+/** A box's buckets by start: number keys, no key strings for the thousands of rows of a large mine. */
+const boxMap = (byBox: Map<number, Map<number, BoxBucket>>, fboxId: number): Map<number, BoxBucket> => {
+  let ofBox = byBox.get(fboxId);
+  if (!ofBox) {
+    ofBox = new Map();
+    byBox.set(fboxId, ofBox);
+  }
+  return ofBox;
+};
+
+/** Box buckets of several parts of a range as one: a bucket split over parts sums its parts. */
+const mergeBoxBuckets = (parts: BoxBucket[][]): BoxBucket[] => {
+  const merged = new Map<number, Map<number, BoxBucket>>();
+  for (const part of parts)
+    for (const b of part) {
+      const ofBox = boxMap(merged, b.fbox_id);
+      const m = ofBox.get(b.bucket_ts);
+      if (!m) ofBox.set(b.bucket_ts, { ...b });
+      else {
+        m.meter1_kwh = addNullable(m.meter1_kwh, b.meter1_kwh);
+        m.meter2_kwh = addNullable(m.meter2_kwh, b.meter2_kwh);
+        m.cost += b.cost;
+        m.resets += b.resets;
+        m.peak_kw = maxNullable(m.peak_kw, b.peak_kw);
+        m.hashes_th = addNullable(m.hashes_th, b.hashes_th);
+        m.hash_kwh = addNullable(m.hash_kwh, b.hash_kwh);
+      }
+    }
+  return [...merged.values()].flatMap((ofBox) => [...ofBox.values()]);
+};
+
+/**
+ * Energy rows (per meter) and demand rows (per box) of the same buckets as box buckets: a box's
+ * bucket exists where a meter counted energy, its demand attached.
+ */
+const boxBucketsOf = (energy: CostedEnergy[], demand: BoxDemand[]): BoxBucket[] => {
+  const rows = new Map<number, Map<number, BoxBucket>>();
+  for (const e of energy) {
+    const ofBox = boxMap(rows, e.fbox_id);
+    let row = ofBox.get(e.bucket_ts);
+    if (!row) {
+      row = {
+        fbox_id: e.fbox_id,
+        bucket_ts: e.bucket_ts,
+        meter1_kwh: null,
+        meter2_kwh: null,
+        cost: 0,
+        resets: 0,
+        peak_kw: null,
+        hashes_th: null,
+        hash_kwh: null,
+      };
+      ofBox.set(e.bucket_ts, row);
+    }
+    row.cost += e.cost;
+    row.resets += e.resets;
+    if (e.no === 1) row.meter1_kwh = (row.meter1_kwh ?? 0) + e.energy_kwh;
+    if (e.no === 2) row.meter2_kwh = (row.meter2_kwh ?? 0) + e.energy_kwh;
+  }
+  for (const d of demand) {
+    const row = rows.get(d.fbox_id)?.get(d.bucket_ts);
+    if (!row) continue;
+    row.peak_kw = d.peak_kw;
+    row.hashes_th = d.hashes_th;
+    row.hash_kwh = d.hash_kwh;
+  }
+  return [...rows.values()].flatMap((ofBox) => [...ofBox.values()]);
+};
 
 /** A rollup value that is a reading: -999 ("no data") and negatives are left out. */
 const reading = (column: string) => sql`case when ${sql.ref(column)} >= 0 then ${sql.ref(column)} end`;
@@ -401,14 +481,34 @@ export class PowerStatisticRepository {
   }
 
   /**
-   * Per box and bucket: the highest hourly maximum of its power (kW), and for efficiency the hashes
-   * of its hours with a hashrate (average TH/s × 3600 s) with its metered energy in those hours.
+   * Per box and bucket where a meter counted: its energy and cost (as `costedEnergy`), and from the
+   * hourly rollups its highest hourly maximum of power (kW) and, for efficiency, the hashes of its
+   * hours with a hashrate (average TH/s × 3600 s) with its metered energy in those hours. Settled
+   * days are read as stored, one row each: the mine-sized part of a long range.
    */
-  async boxDemand(areaId: number, fallback: number, q: EnergyQuery): Promise<BoxDemand[]> {
+  async boxBuckets(areaId: number, fallback: number, q: EnergyQuery): Promise<BoxBucket[]> {
     if (q.fboxIds.length === 0) return [];
-    const { days, live } = await this.split(areaId, fallback, q);
-    const parts = await Promise.all(live.map((part) => this.demandFromHours(part)));
-    return mergeDemand([demandOfDays(days, q), ...parts], q.bucket);
+    if (q.bucket === 'hour') {
+      const [energy, demand] = await Promise.all([
+        this.costedEnergy(areaId, fallback, q),
+        this.demandFromHours(q),
+      ]);
+      return boxBucketsOf(energy, demand);
+    }
+    const { days, live, priceAt } = await this.split(areaId, fallback, q);
+    const parts = await Promise.all(
+      live.map(async (part) => {
+        const [energy, demand] = await Promise.all([
+          this.costedFromTotals(areaId, fallback, part),
+          this.demandFromHours(part),
+        ]);
+        return boxBucketsOf(energy, demand);
+      }),
+    );
+    const settled = bucketsOfDays(days, q, priceAt);
+    if (parts.length === 0) return settled;
+    // Day buckets: settled and live days never share a bucket; month buckets may.
+    return q.bucket === 'month' ? mergeBoxBuckets([settled, ...parts]) : [settled, ...parts].flat();
   }
 
   private async demandFromHours(q: EnergyQuery): Promise<BoxDemand[]> {

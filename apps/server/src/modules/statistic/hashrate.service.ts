@@ -7,27 +7,15 @@ import {
   timeZoneOffsetMinutes,
 } from '@fbox/contracts';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { UserRepository } from '../user/user.repository.js';
-import { HashrateRepository, type HashrateSums as Sums, zeroSums as zero } from './hashrate.repository.js';
+import { HashrateRepository, type HashrateSums as Sums, SumsGrid } from './hashrate.repository.js';
 
 const hour = 3_600_000;
 const day = 24 * hour;
-
-/** `b − a`, field by field (written out: it runs once per series and bucket). */
-const minus = (b: Sums, a: Sums): Sums => ({
-  wall_s: b.wall_s - a.wall_s,
-  miners: b.miners - a.miners,
-  online_miners: b.online_miners - a.online_miners,
-  cover_s: b.cover_s - a.cover_s,
-  reach_s: b.reach_s - a.reach_s,
-  hash_s: b.hash_s - a.hash_s,
-  hashrate_s: b.hashrate_s - a.hashrate_s,
-  theo_s: b.theo_s - a.theo_s,
-});
-const none = zero();
 
 const round = (value: number, digits: number) => {
   const f = 10 ** digits;
@@ -50,6 +38,26 @@ export const statOf = (s: Sums, wallS: number): HashrateStat | null => {
     hashing_uptime: share(s.hash_s, s.cover_s),
   };
 };
+/**
+ * `statOf` of a grid cell at `y` (minus the cell at `x`, unless -1), read in place: it runs once
+ * per series and bucket, thousands of times a call.
+ */
+const cellStat = (v: Float64Array, y: number, x: number, wallS: number): HashrateStat | null => {
+  const d = (k: number) => (x < 0 ? v[y + k]! : v[y + k]! - v[x + k]!);
+  const cover = d(3);
+  if (cover <= 0 || wallS <= 0) return null;
+  const hashrate = d(6);
+  const theo = d(7);
+  return {
+    hashrate: round(hashrate / wallS, 3),
+    theoretical: round(theo / wallS, 3),
+    ratio: theo > 0 ? round(hashrate / theo, 6) : null,
+    online_rate: share(d(2), d(1)),
+    reachable_uptime: share(d(4), cover),
+    hashing_uptime: share(d(5), cover),
+  };
+};
+
 const empty: HashrateStat = {
   hashrate: null,
   theoretical: null,
@@ -70,8 +78,8 @@ const dayStart = (ts: number, offsetMs: number) => Math.floor((ts + offsetMs) / 
 export class HashrateService {
   private readonly repo: HashrateRepository;
 
-  constructor(private readonly deps: { db: Kysely<DB>; areas: AreaService }) {
-    this.repo = new HashrateRepository(deps.db);
+  constructor(private readonly deps: { db: Kysely<DB>; dialect: Dialect; areas: AreaService }) {
+    this.repo = new HashrateRepository(deps.db, deps.dialect);
   }
 
   private async zoneOf(user: AreaCaller) {
@@ -110,37 +118,45 @@ export class HashrateService {
     if (q.bucket === 'day') for (let e = from + day; e < to; e += day) edges.push(e);
     edges.push(to);
     const totals = await this.repo.totalsAt(q.area_id, pairs, edges);
-    const sumsAt = (dim: string, key: string, a: number, b: number) =>
-      minus(totals.get(`${dim}|${key}|${b}`) ?? none, totals.get(`${dim}|${key}|${a}`) ?? none);
 
-    // Per bucket: differences of the running totals (days), or the hourly rows themselves.
-    const buckets: { ts: number; dim: string; key: string; sums: Sums }[] = [];
-    if (q.bucket === 'day') {
-      for (let i = 0; i + 1 < edges.length; i++)
-        for (const [dim, key] of pairs)
-          buckets.push({ ts: edges[i]!, dim, key, sums: sumsAt(dim, key, edges[i]!, edges[i + 1]!) });
-    } else {
-      const order = new Map(keys.map((k, i) => [k, i]));
-      const hours = await this.repo.hours(q.area_id, q.split, from, to);
-      const rank = (r: (typeof hours)[number]) => (r.dim === 'all' ? -1 : (order.get(r.key) ?? keys.length));
-      hours.sort((a, b) => a.hour_ts - b.hour_ts || rank(a) - rank(b));
-      for (const r of hours) buckets.push({ ts: r.hour_ts, dim: r.dim, key: r.key, sums: r.sums });
+    // Per bucket: differences of the running totals at its edges (days), or the hourly rows.
+    let grid = totals;
+    let starts = edges.slice(0, -1);
+    let before: (j: number) => number = (j) => j;
+    let after: (j: number) => number = (j) => j + 1;
+    if (q.bucket === 'hour') {
+      starts = [];
+      for (let h = from; h < to; h += hour) starts.push(h);
+      grid = new SumsGrid(pairs, starts);
+      grid.add(await this.repo.hours(q.area_id, q.split, from, to));
+      before = () => -1;
+      after = (j) => j;
     }
-    const wallAt = new Map<number, number>();
-    for (const b of buckets) if (b.dim === 'all') wallAt.set(b.ts, b.sums.wall_s);
     const totalRows: HashrateOverview['totals'] = [];
     const rows: HashrateOverview['rows'] = [];
-    for (const b of buckets) {
-      const stat = statOf(b.sums, wallAt.get(b.ts) ?? 0);
-      if (!stat) continue;
-      if (b.dim === 'all') totalRows.push({ bucket_ts: b.ts, ...stat });
-      else rows.push({ bucket_ts: b.ts, key: b.key, ...stat });
-    }
+    const v = grid.values;
+    starts.forEach((ts, j) => {
+      const a = before(j);
+      const b = after(j);
+      const wallS = a < 0 ? v[grid.cell(0, b)]! : v[grid.cell(0, b)]! - v[grid.cell(0, a)]!;
+      const total = cellStat(v, grid.cell(0, b), a < 0 ? -1 : grid.cell(0, a), wallS);
+      if (total) totalRows.push({ bucket_ts: ts, ...total });
+      for (let i = 1; i < pairs.length; i++) {
+        const stat = cellStat(v, grid.cell(i, b), a < 0 ? -1 : grid.cell(i, a), wallS);
+        if (!stat) continue;
+        // The row is the stat with its bucket and key added: no second object per row.
+        const row = stat as HashrateOverview['rows'][number];
+        row.bucket_ts = ts;
+        row.key = pairs[i]![1];
+        rows.push(row);
+      }
+    });
 
-    const all = sumsAt('all', '', from, to);
+    const last = edges.length - 1;
+    const all = totals.between(0, 0, last);
     const names = await this.names(q.area_id, q.split, keys);
     const series = keys
-      .map((key) => ({ key, stat: statOf(sumsAt(q.split, key, from, to), all.wall_s) }))
+      .map((key, i) => ({ key, stat: statOf(totals.between(i + 1, 0, last), all.wall_s) }))
       .filter((s): s is { key: string; stat: HashrateStat } => s.stat !== null)
       .map((s) => ({ key: s.key, name: names.get(s.key) ?? '', ...s.stat }))
       .sort((a, b) => (b.hashrate ?? 0) - (a.hashrate ?? 0) || a.key.localeCompare(b.key));

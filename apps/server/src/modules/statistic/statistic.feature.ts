@@ -20,7 +20,7 @@ export const statisticFeature = defineFeature({
   migrations: () => ({ '0023_fleet_hourly': fleetHourlyMigration }),
   register(app) {
     const { db, clock, config } = app;
-    app.decorate('hashrate', new HashrateService({ db, areas: app.areas }));
+    app.decorate('hashrate', new HashrateService({ db, dialect: app.dbDialect, areas: app.areas }));
     app.jobs.add({
       name: 'hashrate-rollup',
       periodMs: 60_000,
