@@ -6,7 +6,8 @@
 // call: SQLite always, PostgreSQL when `--pg`, TEST_DATABASE_URL or DATABASE_URL names a server.
 // `--pg-only` skips SQLite; `--call=<name prefix>` runs only those calls. `first_request_ms` is the first call's time: power statistics then sums
 // the range's settled days and load hours from the hourly rows and keeps them (fbox_power_days). Run after `npm run build`. BENCH_MINERS, BENCH_REQUESTS,
-// BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_API_ROUNDS tune it.
+// BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_API_ROUNDS and BENCH_RUNS (whole measurements per call; the
+// median ratio's run is printed, with each run's ratio and pass/fail against 5×) tune it.
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/dist/app.js';
 import { bulkInsert } from '../apps/server/dist/db/bulk.js';
@@ -25,6 +26,8 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 300);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const warmupRequests = Number(process.env.BENCH_WARMUP ?? 100);
 const rounds = Number(process.env.BENCH_API_ROUNDS ?? 5);
+/** Whole measurements per call: the ratio of one moved by up to ±1.5 on a 2-core machine; the median is judged. */
+const runs = Number(process.env.BENCH_RUNS ?? 3);
 const perBox = 500;
 const days = 30;
 const hourMs = 3_600_000;
@@ -231,15 +234,22 @@ const runOn = async (kind) => {
     if (parsed.code !== 1 || !call.check(parsed.data))
       throw new Error(`unexpected ${call.name} answer: ${sampleBody.slice(0, 300)}`);
     await bare.setBody(sampleBody);
-    const figures = await compareToBare({
-      urls: [url],
-      headers: { logintoken: token },
-      bare,
-      requests,
-      rounds,
-      concurrency,
-      warmup: warmupRequests,
-    });
+    const measured = [];
+    for (let run = 0; run < runs; run++)
+      measured.push(
+        await compareToBare({
+          urls: [url],
+          headers: { logintoken: token },
+          bare,
+          requests,
+          rounds,
+          concurrency,
+          warmup: warmupRequests,
+        }),
+      );
+    const ratios = measured.map((m) => m.ratio_p95);
+    // The run with the median ratio speaks for the call; every run's ratio is printed beside it.
+    const figures = measured[ratios.indexOf([...ratios].sort((a, b) => a - b)[Math.floor(runs / 2)])];
     console.log(
       JSON.stringify({
         bench: 'api-statistics',
@@ -252,7 +262,10 @@ const runOn = async (kind) => {
         seed_ms: seedMs,
         first_request_ms: firstRequestMs,
         ...figures,
+        runs,
+        ratio_p95_runs: ratios,
         target_ratio: 5,
+        pass: figures.ratio_p95 <= 5,
       }),
     );
   }
