@@ -72,21 +72,25 @@ export const choose = async (
 };
 
 /**
- * Clicks a confirmation's OK and waits for the dialog to go (it stays while its action runs). On a
- * loaded machine a click can land while the dialog is still zooming in and be lost, so it is tried
- * again until the dialog closes.
+ * Clicks `button` until `gone` leaves the page (a dialog closing once its action ran). On a loaded
+ * machine a click can land while the dialog is still zooming in, or while a field's error below
+ * the button is collapsing, and be lost: it is tried again, at most three times. A button whose
+ * action is running shows as loading and ignores a second click.
  */
-export const confirmOk = async (ok: Locator) => {
+export const clickUntilGone = async (button: Locator, gone: Locator = button) => {
   for (let attempt = 1; ; attempt++) {
-    await ok.click();
+    await button.click();
     try {
-      await ok.waitFor({ state: 'detached', timeout: 5000 });
+      await gone.waitFor({ state: 'detached', timeout: 5000 });
       return;
     } catch (error) {
       if (attempt === 3) throw error;
     }
   }
 };
+
+/** Clicks a confirmation's OK and waits for the confirmation to go (it stays while its action runs). */
+export const confirmOk = (ok: Locator) => clickUntilGone(ok);
 
 /**
  * Fails when the text under `root` shows a translation key of these namespaces (`device.miner.x`)

@@ -2,7 +2,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, type FboxRow, reportedBoxes, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { choose, expectTranslated, fitsTheScreen, rows, shoot, signedIn } from '../lib/page.js';
+import {
+  choose,
+  clickUntilGone,
+  expectTranslated,
+  fitsTheScreen,
+  rows,
+  shoot,
+  signedIn,
+} from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -55,8 +63,8 @@ describe('boards', () => {
     const box = boxes[0]!;
     await form.getByTestId('board-title').fill('Control room');
     await choose(page, form.getByTestId('board-fboxes'), box.name);
-    await page.getByRole('button', { name: 'Save' }).click();
-    await form.waitFor({ state: 'detached' });
+    await form.locator('.ant-form-item-explain-error').first().waitFor({ state: 'detached' });
+    await clickUntilGone(page.getByRole('button', { name: 'Save' }), form);
     await expect.poll(() => rows(table).count()).toBe(1);
     const [board] = await boardsOf();
     expect(board).toMatchObject({ title: 'Control room', fbox_ids: [box.id] });

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, eventually, type ListPage, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { expectTranslated, rowWith, shoot, signedIn } from '../lib/page.js';
+import { clickUntilGone, expectTranslated, rowWith, shoot, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -98,8 +98,8 @@ describe('cameras', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await form.locator('.ant-form-item-explain-error').first().waitFor();
     await form.getByTestId('camera-stream').fill('live/fb-002-gate');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await form.waitFor({ state: 'detached' });
+    await form.locator('.ant-form-item-explain-error').waitFor({ state: 'detached' });
+    await clickUntilGone(page.getByRole('button', { name: 'Save' }), form);
     await expect.poll(() => rowWith(table, 'Gate').innerText()).toContain('Offline');
 
     await expectTranslated(section, ['camera', 'common', 'field']);

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { signedIn } from '../lib/page.js';
+import { clickUntilGone, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -69,8 +69,8 @@ describe('mining pools', () => {
     expect(refused.code).toBe(-2);
 
     await form.locator('#observerLinkForm_link').fill(POOL_URL);
-    await page.getByRole('button', { name: 'Save' }).click();
-    await form.waitFor({ state: 'detached' });
+    await form.locator('.ant-form-item-explain-error').first().waitFor({ state: 'detached' });
+    await clickUntilGone(page.getByRole('button', { name: 'Save' }), form);
     const link = table.getByRole('link', { name: POOL_URL });
     await link.waitFor();
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');

@@ -140,6 +140,34 @@ describeDb('power statistics: settled days follow every change of their hours', 
     expect(month[0]!.energy_kwh).toBeCloseTo(days * 24 * 30, 6);
   });
 
+  it("counts a settled day's peak in its month even when its meters counted nothing that day", async () => {
+    // Day 3: the meters were silent (no energy rows), the FBOX still reported its power (peak 500 kW).
+    const silent = first + 3 * day;
+    await t.app.db
+      .deleteFrom('meter_energy_hourly')
+      .where('hour_ts', '>=', silent)
+      .where('hour_ts', '<', silent + day)
+      .execute();
+    await recomputeMeterTotals(t.app.db);
+    await t.app.db
+      .updateTable('fbox_samples_1h')
+      .set({ power_kw_max: 500 })
+      .where('bucket_ts', '=', silent + 5 * hour)
+      .execute();
+    const range = { from: first, to: first + days * day };
+    const byDay = await stat({ ...range, bucket: 'day' });
+    // A day without metered energy has no row, its peak with it.
+    expect(byDay.map((r) => r.bucket_ts)).not.toContain(silent);
+    expect(byDay).toHaveLength(days - 1);
+    expect(Math.max(...byDay.map((r) => r.peak_kw ?? 0))).toBe(123);
+    // The month has energy from the other days: its peak is the box's highest hour of the month.
+    const [month] = await stat({ ...range, bucket: 'month' });
+    expect(month!.energy_kwh).toBeCloseTo((days - 1) * 24 * 30, 6);
+    expect(month!.peak_kw).toBe(500);
+    // The same from the stored days as from the hours (a second read finds them all stored).
+    expect(await stat({ ...range, bucket: 'month' })).toEqual([month]);
+  });
+
   it('never stores the day in progress or the last hours: they are summed from the hours on each read', async () => {
     const today = Date.UTC(2026, 10, 20);
     await t.app.db

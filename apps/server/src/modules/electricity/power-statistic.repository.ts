@@ -153,31 +153,60 @@ const energyOfDays = (days: PowerDay[], q: EnergyQuery, priceAt: (t: number) => 
   return mergeEnergy([out, []], q.bucket);
 };
 
-/** Settled days as box buckets: one per stored day where a meter counted (month buckets: summed). */
-const bucketsOfDays = (days: PowerDay[], q: EnergyQuery, priceAt: (t: number) => number): BoxBucket[] => {
-  // Per distinct day (a few dozen), not per row (thousands): its bucket and its price.
-  const ofDay = new Map<number, { bucketTs: number; price: number }>();
+/** Settled days as day buckets: one per stored day where a meter counted, costed at the day's price. */
+const dayBucketsOf = (days: PowerDay[], priceAt: (t: number) => number): BoxBucket[] => {
+  // Per distinct day (a few dozen), not per row (thousands).
+  const prices = new Map<number, number>();
   const out: BoxBucket[] = [];
   for (const d of days) {
     if (d.m1_kwh === null && d.m2_kwh === null) continue;
-    let day = ofDay.get(d.day_ts);
-    if (!day) {
-      day = { bucketTs: bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes), price: priceAt(d.day_ts) };
-      ofDay.set(d.day_ts, day);
+    let price = prices.get(d.day_ts);
+    if (price === undefined) {
+      price = priceAt(d.day_ts);
+      prices.set(d.day_ts, price);
     }
     out.push({
       fbox_id: d.fbox_id,
-      bucket_ts: day.bucketTs,
+      bucket_ts: d.day_ts,
       meter1_kwh: d.m1_kwh,
       meter2_kwh: d.m2_kwh,
-      cost: ((d.m1_kwh ?? 0) + (d.m2_kwh ?? 0)) * day.price,
+      cost: ((d.m1_kwh ?? 0) + (d.m2_kwh ?? 0)) * price,
       resets: d.m1_resets + d.m2_resets,
       peak_kw: d.peak_kw,
       hashes_th: d.hashes_th,
       hash_kwh: d.hash_kwh,
     });
   }
-  return q.bucket === 'month' ? mergeBoxBuckets([out]) : out;
+  return out;
+};
+
+/** Settled days' demand in the query's buckets (month buckets: summed per box). */
+const demandOfDays = (days: PowerDay[], q: EnergyQuery): BoxDemand[] =>
+  mergeDemand([
+    days.map((d) => ({
+      fbox_id: d.fbox_id,
+      bucket_ts: bucketStart(d.day_ts, q.bucket, q.tzOffsetMinutes),
+      peak_kw: d.peak_kw,
+      hashes_th: d.hashes_th,
+      hash_kwh: d.hash_kwh,
+    })),
+  ]);
+
+/** Demand rows of several parts (or one) as one per box and bucket: peaks the highest, hashes summed. */
+const mergeDemand = (parts: BoxDemand[][]): BoxDemand[] => {
+  const merged = new Map<string, BoxDemand>();
+  for (const part of parts)
+    for (const d of part) {
+      const key = `${d.fbox_id}:${d.bucket_ts}`;
+      const m = merged.get(key);
+      if (!m) merged.set(key, { ...d });
+      else {
+        m.peak_kw = maxNullable(m.peak_kw, d.peak_kw);
+        m.hashes_th = addNullable(m.hashes_th, d.hashes_th);
+        m.hash_kwh = addNullable(m.hash_kwh, d.hash_kwh);
+      }
+    }
+  return [...merged.values()];
 };
 
 /** A box's buckets by start: number keys, no key strings for the thousands of rows of a large mine. */
@@ -188,27 +217,6 @@ const boxMap = (byBox: Map<number, Map<number, BoxBucket>>, fboxId: number): Map
     byBox.set(fboxId, ofBox);
   }
   return ofBox;
-};
-
-/** Box buckets of several parts of a range as one: a bucket split over parts sums its parts. */
-const mergeBoxBuckets = (parts: BoxBucket[][]): BoxBucket[] => {
-  const merged = new Map<number, Map<number, BoxBucket>>();
-  for (const part of parts)
-    for (const b of part) {
-      const ofBox = boxMap(merged, b.fbox_id);
-      const m = ofBox.get(b.bucket_ts);
-      if (!m) ofBox.set(b.bucket_ts, { ...b });
-      else {
-        m.meter1_kwh = addNullable(m.meter1_kwh, b.meter1_kwh);
-        m.meter2_kwh = addNullable(m.meter2_kwh, b.meter2_kwh);
-        m.cost += b.cost;
-        m.resets += b.resets;
-        m.peak_kw = maxNullable(m.peak_kw, b.peak_kw);
-        m.hashes_th = addNullable(m.hashes_th, b.hashes_th);
-        m.hash_kwh = addNullable(m.hash_kwh, b.hash_kwh);
-      }
-    }
-  return [...merged.values()].flatMap((ofBox) => [...ofBox.values()]);
 };
 
 /**
@@ -496,6 +504,16 @@ export class PowerStatisticRepository {
       return boxBucketsOf(energy, demand);
     }
     const { days, live, priceAt } = await this.split(areaId, fallback, q);
+    if (q.bucket === 'month') {
+      // A month may join settled days and live parts: its energy and its demand are each summed
+      // over all of them first, so a day's peak counts wherever the month has energy.
+      const [energy, ...demandParts] = await Promise.all([
+        this.costedEnergy(areaId, fallback, q),
+        ...live.map((part) => this.demandFromHours(part)),
+      ]);
+      return boxBucketsOf(energy, mergeDemand([demandOfDays(days, q), ...demandParts]));
+    }
+    // Day buckets: a day is settled or lies in one live part, never both.
     const parts = await Promise.all(
       live.map(async (part) => {
         const [energy, demand] = await Promise.all([
@@ -505,10 +523,7 @@ export class PowerStatisticRepository {
         return boxBucketsOf(energy, demand);
       }),
     );
-    const settled = bucketsOfDays(days, q, priceAt);
-    if (parts.length === 0) return settled;
-    // Day buckets: settled and live days never share a bucket; month buckets may.
-    return q.bucket === 'month' ? mergeBoxBuckets([settled, ...parts]) : [settled, ...parts].flat();
+    return [dayBucketsOf(days, priceAt), ...parts].flat();
   }
 
   private async demandFromHours(q: EnergyQuery): Promise<BoxDemand[]> {

@@ -157,12 +157,24 @@ describeDb('miner log export survives kill -9 mid-export', () => {
       return row?.status === 'finished';
     }, 90_000).catch(async (error: unknown) => {
       // Where it stood, to tell a slow machine from a stuck export.
+      // Each request's command (sent, acknowledged…) and parts, and what the gateway saw.
       const miners = await app.db
-        .selectFrom('log_export_miners')
-        .select(['state', 'error', 'command_id'])
-        .where('export_id', '=', id)
+        .selectFrom('log_export_miners as m')
+        .leftJoin('commands as c', 'c.id', 'm.command_id')
+        .select(['m.state', 'm.error', 'm.command_id', 'c.status', 'c.sent_at', 'c.acked_at'])
+        .select((eb) =>
+          eb
+            .selectFrom('log_export_parts as p')
+            .whereRef('p.command_id', '=', 'm.command_id')
+            .select(eb.fn.countAll().as('n'))
+            .as('parts'),
+        )
+        .where('m.export_id', '=', id)
         .execute();
-      throw new Error(`the export did not finish: ${JSON.stringify(miners)}`, { cause: error });
+      throw new Error(
+        `the export did not finish: ${JSON.stringify(miners)}; gateway ${JSON.stringify(gateway.stats())}`,
+        { cause: error },
+      );
     });
 
     const done = await app.db
