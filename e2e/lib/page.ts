@@ -74,14 +74,23 @@ export const choose = async (
 /**
  * Clicks `button` until `gone` leaves the page (a dialog closing once its action ran). On a loaded
  * machine a click can land while the dialog is still zooming in, or while a field's error below
- * the button is collapsing, and be lost: it is tried again, at most three times. A button whose
- * action is running shows as loading and ignores a second click.
+ * the button is collapsing, and be lost: it is tried again, at most three times. A click that did
+ * land may take a while to close the dialog (its action runs first): a retry that finds the dialog
+ * gone, or sees it go while waiting to click, is done. A button whose action is running shows as
+ * loading and ignores a second click.
  */
 export const clickUntilGone = async (button: Locator, gone: Locator = button) => {
+  const isGone = async () => (await gone.count()) === 0;
   for (let attempt = 1; ; attempt++) {
-    await button.click();
+    if (attempt > 1 && (await isGone())) return;
     try {
-      await gone.waitFor({ state: 'detached', timeout: 5000 });
+      await button.click({ timeout: 10_000 });
+    } catch (error) {
+      if (await isGone()) return;
+      throw error;
+    }
+    try {
+      await gone.waitFor({ state: 'detached', timeout: 10_000 });
       return;
     } catch (error) {
       if (attempt === 3) throw error;
