@@ -24,20 +24,6 @@ export const hashrateSumNames = [
   'hashrate_s',
   'theo_s',
 ] as const satisfies readonly (keyof HashrateSums)[];
-/** The sums of a row (numbers or the driver's numeric strings; absent is 0), written out: it runs per row. */
-export const sumsOf = (
-  r: { [K in keyof HashrateSums]?: unknown } | Record<string, unknown>,
-): HashrateSums => ({
-  wall_s: Number(r.wall_s ?? 0),
-  miners: Number(r.miners ?? 0),
-  online_miners: Number(r.online_miners ?? 0),
-  cover_s: Number(r.cover_s ?? 0),
-  reach_s: Number(r.reach_s ?? 0),
-  hash_s: Number(r.hash_s ?? 0),
-  hashrate_s: Number(r.hashrate_s ?? 0),
-  theo_s: Number(r.theo_s ?? 0),
-});
-export const zeroSums = (): HashrateSums => sumsOf({});
 
 /** One miner's sums between two hours, with what the worst-miners list shows of it. */
 export interface MinerSums {
@@ -133,23 +119,6 @@ export class SumsGrid {
       this.values.set(rows.sums.subarray(r * sumCount, (r + 1) * sumCount), this.cell(i, j));
       if (found) found[i * this.at.length + j] = 1;
     }
-  }
-
-  /** The sums of cell (i, b) minus those of cell (i, a), as an object. */
-  between(i: number, a: number, b: number): HashrateSums {
-    const x = this.cell(i, a);
-    const y = this.cell(i, b);
-    const v = this.values;
-    return {
-      wall_s: v[y]! - v[x]!,
-      miners: v[y + 1]! - v[x + 1]!,
-      online_miners: v[y + 2]! - v[x + 2]!,
-      cover_s: v[y + 3]! - v[x + 3]!,
-      reach_s: v[y + 4]! - v[x + 4]!,
-      hash_s: v[y + 5]! - v[x + 5]!,
-      hashrate_s: v[y + 6]! - v[x + 6]!,
-      theo_s: v[y + 7]! - v[x + 7]!,
-    };
   }
 }
 

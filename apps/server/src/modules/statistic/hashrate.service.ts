@@ -12,7 +12,7 @@ import type { DB } from '../../db/schema.js';
 import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { UserRepository } from '../user/user.repository.js';
-import { HashrateRepository, type HashrateSums as Sums, SumsGrid } from './hashrate.repository.js';
+import { HashrateRepository, SumsGrid } from './hashrate.repository.js';
 
 const hour = 3_600_000;
 const day = 24 * hour;
@@ -24,23 +24,10 @@ const round = (value: number, digits: number) => {
 const share = (part: number, whole: number) => (whole > 0 ? round(Math.min(1, part / whole), 6) : null);
 
 /**
- * The figures of a span's sums; averages of hashrate are over `wallS` (the whole mine's rolled-up
- * time), so the series of a split add up to the mine. Null when nothing was rolled up.
- */
-export const statOf = (s: Sums, wallS: number): HashrateStat | null => {
-  if (s.cover_s <= 0 || wallS <= 0) return null;
-  return {
-    hashrate: round(s.hashrate_s / wallS, 3),
-    theoretical: round(s.theo_s / wallS, 3),
-    ratio: s.theo_s > 0 ? round(s.hashrate_s / s.theo_s, 6) : null,
-    online_rate: share(s.online_miners, s.miners),
-    reachable_uptime: share(s.reach_s, s.cover_s),
-    hashing_uptime: share(s.hash_s, s.cover_s),
-  };
-};
-/**
- * `statOf` of a grid cell at `y` (minus the cell at `x`, unless -1), read in place: it runs once
- * per series and bucket, thousands of times a call.
+ * The figures of a grid cell's sums at `y` (minus the cell at `x`, unless -1), read in place: it
+ * runs once per series and bucket, thousands of times a call. Averages of hashrate are over
+ * `wallS` (the whole mine's rolled-up time), so the series of a split add up to the mine. Null
+ * when nothing was rolled up.
  */
 const cellStat = (v: Float64Array, y: number, x: number, wallS: number): HashrateStat | null => {
   const d = (k: number) => (x < 0 ? v[y + k]! : v[y + k]! - v[x + k]!);
@@ -153,10 +140,12 @@ export class HashrateService {
     });
 
     const last = edges.length - 1;
-    const all = totals.between(0, 0, last);
+    const range = (i: number, wallS: number) =>
+      cellStat(totals.values, totals.cell(i, last), totals.cell(i, 0), wallS);
+    const allWallS = totals.values[totals.cell(0, last)]! - totals.values[totals.cell(0, 0)]!;
     const names = await this.names(q.area_id, q.split, keys);
     const series = keys
-      .map((key, i) => ({ key, stat: statOf(totals.between(i + 1, 0, last), all.wall_s) }))
+      .map((key, i) => ({ key, stat: range(i + 1, allWallS) }))
       .filter((s): s is { key: string; stat: HashrateStat } => s.stat !== null)
       .map((s) => ({ key: s.key, name: names.get(s.key) ?? '', ...s.stat }))
       .sort((a, b) => (b.hashrate ?? 0) - (a.hashrate ?? 0) || a.key.localeCompare(b.key));
@@ -166,7 +155,7 @@ export class HashrateService {
       time_zone: zone,
       from,
       to,
-      kpi: statOf(all, all.wall_s) ?? empty,
+      kpi: range(0, allWallS) ?? empty,
       totals: totalRows,
       series,
       rows,
