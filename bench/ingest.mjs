@@ -1,13 +1,24 @@
 // Ingest throughput (DESIGN §10): miner samples/s through the whole path — MQTT publish to the
 // embedded broker → decode → validate → batch upsert of state + history rows — against the raw
-// batched insert of the same rows with the same driver (better-sqlite3 prepared statements in
-// transactions). Also the peak RSS of the server process during the ingest run: the MQTT publishers
-// run in a forked child process (bench/lib/ingest-publisher.mjs) talking to the embedded broker over
-// TCP, so the figure is the server's alone. Prints one JSON object per measurement.
+// batched write of the same rows with the same driver into the same database: on SQLite,
+// better-sqlite3 prepared statements in transactions; on PostgreSQL, one `unnest` statement per
+// table and round in a transaction, with pg. Also the peak RSS of the server process during the
+// ingest run: the MQTT publishers run in a forked child process (bench/lib/ingest-publisher.mjs)
+// talking to the embedded broker over TCP, so the figure is the server's alone. Prints one JSON
+// object per measurement and database: SQLite always, then PostgreSQL when `--pg`,
+// TEST_DATABASE_URL or DATABASE_URL names a server (`--pg-only` skips SQLite).
 // Run after `npm run build`.
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import {
+  minerSampleColumns,
+  minerSampleRow,
+  minerStateColumns,
+  minerStateRow,
+  minerStateWrites,
+} from '../apps/server/dist/devices/telemetry-rows.js';
+import { benchPgUrl } from './lib/http-latency.mjs';
 import { miner } from './lib/ingest-publisher.mjs';
 import { startIngestBench } from './lib/ingest-setup.mjs';
 
@@ -15,144 +26,174 @@ const boxes = Number(process.env.BENCH_BOXES ?? 20);
 const minersPerBox = Number(process.env.BENCH_MINERS_PER_BOX ?? 500);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 const samplesTarget = boxes * minersPerBox * rounds;
+const args = process.argv.slice(2);
+const pgUrl = benchPgUrl(args);
 
-const { app, dir, publishRounds, waitSamples, stop } = await startIngestBench({ boxes, minersPerBox });
+// The server's own rows and write shape (telemetry-rows.ts): readings to every row; on SQLite the
+// rarely changing settings only to rows where one differs (SQLite rewrites only the indexes a SET
+// names), on PostgreSQL both in one upsert.
+const stateCols = minerStateColumns;
+const sampleCols = minerSampleColumns;
 
-// Warm-up: creates the miners and tanks; not timed.
-await publishRounds(1, 1);
-await waitSamples(boxes * minersPerBox);
-await app.ingest.drain();
-const before = app.ingest.stats().samples;
+/** A round's `miner_state` row of a miner and its sample row, as the server builds them. */
+const rowsOf = ({ id, fbox_id, area_id, tank_id, b, i }, seq) => {
+  const m = miner(b, i, seq);
+  const now = Date.now();
+  return [
+    minerStateRow(m, { minerId: id, areaId: area_id, fboxId: fbox_id, tankId: tank_id }, now),
+    minerSampleRow(m, id, now),
+  ];
+};
 
-let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
-const t0 = performance.now();
-const { peakRss: publisherPeakRss } = await publishRounds(2, rounds);
-await waitSamples(before + samplesTarget);
-await app.ingest.drain();
-const ingestMs = performance.now() - t0;
-clearInterval(sampler);
-const stats = app.ingest.stats();
-await stop({ keepDir: true });
+/** The bench's miners as the server created them, in publishing order. */
+const minerRows = (list) => {
+  const bySn = new Map(list.map((r) => [r.sn, r]));
+  const rows = [];
+  for (let b = 0; b < boxes; b++)
+    for (let i = 0; i < minersPerBox; i++) rows.push({ ...bySn.get(`B${b}M${i}`), b, i });
+  return rows;
+};
 
-// Baseline: the same rows, raw, with the same driver, into the same database (same miners, same
-// indexes and foreign keys), its history emptied first.
-const db = new SQLite(join(dir, 'fbox.db'));
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('foreign_keys = ON');
-db.exec('delete from miner_samples');
-const ids = new Map(
-  db
-    .prepare('select sn, id, fbox_id, area_id from miners')
-    .all()
-    .map((r) => [r.sn, r]),
-);
-const stateCols = [
-  'miner_id',
-  'area_id',
-  'fbox_id',
-  'tank_id',
-  'sn',
-  'worker',
-  'model',
-  'brand',
-  'pool',
-  'pool_address',
-  'ip',
-  'firmware',
-  'outlet',
-  'online',
-  'mode',
-  'fault',
-  'chip_avg_temp',
-  'chip_max_temp',
-  'hashrate_theoretical',
-  'hashrate_realtime',
-  'hashrate_avg',
-  'power_w',
-  'uptime_s',
-  'updated_at',
-];
-const upsert = db.prepare(
-  `insert into miner_state (${stateCols.join(',')}) values (${stateCols.map(() => '?').join(',')}) on conflict (miner_id) do update set ${stateCols
-    .slice(1)
+/** The raw write of `rounds` rounds on SQLite; ms. */
+const sqliteBaseline = (dir) => {
+  const db = new SQLite(join(dir, 'fbox.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.exec('delete from miner_samples');
+  const rows = minerRows(db.prepare('select sn, id, fbox_id, area_id, tank_id from miners').all());
+  const insertState = `insert into miner_state (${stateCols.join(',')}) values (${stateCols.map(() => '?').join(',')}) on conflict (miner_id) do update set`;
+  const upserts = minerStateWrites('sqlite').map(({ update, onlyChanged }) =>
+    db.prepare(
+      `${insertState} ${update.map((c) => `${c}=excluded.${c}`).join(',')}${
+        onlyChanged ? ` where ${update.map((c) => `miner_state.${c} is not excluded.${c}`).join(' or ')}` : ''
+      }`,
+    ),
+  );
+  const sample = db.prepare(
+    `insert into miner_samples (${sampleCols.join(',')}) values (${sampleCols.map(() => '?').join(',')})`,
+  );
+  const t1 = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    db.transaction(() => {
+      for (const row of rows) {
+        const [state, sampleValues] = rowsOf(row, r + 2);
+        for (const upsert of upserts) upsert.run(...state);
+        sample.run(...sampleValues);
+      }
+    })();
+  }
+  const ms = performance.now() - t1;
+  db.close();
+  return ms;
+};
+
+/** The raw write of `rounds` rounds on PostgreSQL, in the bench's schema; ms. */
+const postgresBaseline = async (schema) => {
+  const client = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema}` });
+  await client.connect();
+  await client.query('delete from miner_samples');
+  const rows = minerRows((await client.query('select sn, id, fbox_id, area_id, tank_id from miners')).rows);
+  const typesOf = async (table, columns) => {
+    const { rows: types } = await client.query(
+      'select attname, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = $1::regclass and attnum > 0',
+      [table],
+    );
+    const byName = new Map(types.map((t) => [t.attname, t.type]));
+    return columns.map((c, n) => `$${n + 1}::${byName.get(c)}[]`).join(',');
+  };
+  const [{ update }] = minerStateWrites('postgres');
+  const upsert = `insert into miner_state (${stateCols.join(',')}) select * from unnest(${await typesOf('miner_state', stateCols)}) on conflict (miner_id) do update set ${update
     .map((c) => `${c}=excluded.${c}`)
-    .join(',')}`,
-);
-const sample = db.prepare(
-  'insert into miner_samples (miner_id, ts, hashrate, power_w, chip_max_temp, online) values (?,?,?,?,?,?)',
-);
-const rows = [];
-for (let b = 0; b < boxes; b++)
-  for (let i = 0; i < minersPerBox; i++) rows.push({ ...ids.get(`B${b}M${i}`), b, i });
-const t1 = performance.now();
-for (let r = 0; r < rounds; r++) {
-  const seq = r + 2;
-  db.transaction(() => {
-    for (const { id, fbox_id, area_id, b, i } of rows) {
-      const m = miner(b, i, seq);
-      upsert.run(
-        id,
-        area_id,
-        fbox_id,
-        null,
-        m.sn,
-        m.worker,
-        m.model,
-        m.brand,
-        m.pool,
-        m.pool_address,
-        m.ip,
-        m.firmware,
-        m.outlet,
-        1,
-        m.mode,
-        m.fault,
-        m.chip_avg_temp,
-        m.chip_max_temp,
-        m.hashrate_theoretical,
-        m.hashrate_realtime,
-        m.hashrate_avg,
-        m.power_w,
-        m.uptime_s,
-        Date.now(),
-      );
-      sample.run(id, Date.now(), m.hashrate_realtime, m.power_w, m.chip_max_temp, 1);
-    }
-  })();
-}
-const rawMs = performance.now() - t1;
-db.close();
-rmSync(dir, { recursive: true, force: true });
+    .join(',')}`;
+  const insertSamples = `insert into miner_samples (${sampleCols.join(',')}) select * from unnest(${await typesOf('miner_samples', sampleCols)})`;
+  const columnsOf = (table, width) => Array.from({ length: width }, (_, c) => table.map((row) => row[c]));
+  const t1 = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    const round = rows.map((row) => rowsOf(row, r + 2));
+    await client.query('begin');
+    await client.query({
+      name: 'bench_state',
+      text: upsert,
+      values: columnsOf(
+        round.map(([state]) => state),
+        stateCols.length,
+      ),
+    });
+    await client.query({
+      name: 'bench_samples',
+      text: insertSamples,
+      values: columnsOf(
+        round.map(([, sample]) => sample),
+        sampleCols.length,
+      ),
+    });
+    await client.query('commit');
+  }
+  const ms = performance.now() - t1;
+  await client.end();
+  return ms;
+};
 
-const ingestRate = (samplesTarget / ingestMs) * 1000;
-const rawRate = (samplesTarget / rawMs) * 1000;
-console.log(
-  JSON.stringify({
-    bench: 'ingest.samplesPerSecond',
-    dialect: 'sqlite',
-    gateways: boxes,
-    minersPerMessage: minersPerBox,
-    samples: samplesTarget,
-    ms: Math.round(ingestMs),
-    samplesPerSecond: Math.round(ingestRate),
-    baselineMs: Math.round(rawMs),
-    baselineSamplesPerSecond: Math.round(rawRate),
-    ratio: Math.round((ingestRate / rawRate) * 100) / 100,
-    target: { samplesPerSecond: 50_000, ratio: 0.3 },
-    batches: stats.batches,
-    avgBatchMs: stats.avgBatchMs,
-    rejected: stats.rejected,
-    duplicates: stats.duplicates,
-    pass: ingestRate >= 50_000 && ingestRate / rawRate >= 0.3,
-  }),
-);
-console.log(
-  JSON.stringify({
-    bench: 'ingest.peakRssMB',
-    peakRssMB: Math.round(peakRss / 1048576),
-    publisherPeakRssMB: Math.round(publisherPeakRss / 1048576),
-    note: 'server process alone; MQTT publishers in a child process over TCP',
-  }),
-);
+const run = async (kind) => {
+  const { app, dir, schema, publishRounds, waitSamples, stop, dropDatabase } = await startIngestBench({
+    boxes,
+    minersPerBox,
+    pgUrl: kind === 'postgres' ? pgUrl : undefined,
+  });
+
+  // Warm-up: creates the miners and tanks; not timed.
+  await publishRounds(1, 1);
+  await waitSamples(boxes * minersPerBox);
+  await app.ingest.drain();
+  const before = app.ingest.stats().samples;
+
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
+  const t0 = performance.now();
+  const { peakRss: publisherPeakRss } = await publishRounds(2, rounds);
+  await waitSamples(before + samplesTarget);
+  await app.ingest.drain();
+  const ingestMs = performance.now() - t0;
+  clearInterval(sampler);
+  const stats = app.ingest.stats();
+  await stop({ keepDir: true });
+
+  const rawMs = kind === 'postgres' ? await postgresBaseline(schema) : sqliteBaseline(dir);
+  await dropDatabase();
+
+  const ingestRate = (samplesTarget / ingestMs) * 1000;
+  const rawRate = (samplesTarget / rawMs) * 1000;
+  console.log(
+    JSON.stringify({
+      bench: 'ingest.samplesPerSecond',
+      dialect: kind,
+      gateways: boxes,
+      minersPerMessage: minersPerBox,
+      samples: samplesTarget,
+      ms: Math.round(ingestMs),
+      samplesPerSecond: Math.round(ingestRate),
+      baselineMs: Math.round(rawMs),
+      baselineSamplesPerSecond: Math.round(rawRate),
+      ratio: Math.round((ingestRate / rawRate) * 100) / 100,
+      target: { samplesPerSecond: 50_000, ratio: 0.3 },
+      batches: stats.batches,
+      avgBatchMs: stats.avgBatchMs,
+      rejected: stats.rejected,
+      duplicates: stats.duplicates,
+      pass: ingestRate >= 50_000 && ingestRate / rawRate >= 0.3,
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'ingest.peakRssMB',
+      dialect: kind,
+      peakRssMB: Math.round(peakRss / 1048576),
+      publisherPeakRssMB: Math.round(publisherPeakRss / 1048576),
+      note: 'server process alone; MQTT publishers in a child process over TCP',
+    }),
+  );
+};
+
+if (!args.includes('--pg-only')) await run('sqlite');
+if (pgUrl) await run('postgres');

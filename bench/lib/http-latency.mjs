@@ -41,6 +41,7 @@ export const openBenchDatabase = async (kind, pgUrl, prefix) => {
   return {
     database,
     dataDir,
+    schema,
     cleanup: async () => {
       rmSync(dataDir, { recursive: true, force: true });
       if (process.env.BENCH_KEEP) return console.error(`kept schema ${schema}`);

@@ -1,5 +1,5 @@
-// The common set-up of the ingest benches: a built server on a fresh SQLite folder with its embedded
-// broker, one mine of `boxes` FBOXes, and the MQTT publishers in a forked child process (one client
+// The common set-up of the ingest benches: a built server on a fresh SQLite folder (or, with
+// `pgUrl`, a fresh PostgreSQL schema) with its embedded broker, one mine of `boxes` FBOXes, and the MQTT publishers in a forked child process (one client
 // per gateway) ready to publish rounds of telemetry of `minersPerBox` miners each.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,20 +7,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../apps/server/dist/app.js';
+import { openBenchDatabase } from './http-latency.mjs';
 
 /**
  * Starts the server and the publishers. `prepare(app, area)` runs after the mine exists and before
  * its boxes are created (e.g. to set its alert rules).
  */
-export const startIngestBench = async ({ boxes, minersPerBox, prepare = async () => {} }) => {
-  const dir = mkdtempSync(join(tmpdir(), 'fbox-bench-'));
+export const startIngestBench = async ({ boxes, minersPerBox, pgUrl, prepare = async () => {} }) => {
+  const pgDatabase = pgUrl ? await openBenchDatabase('postgres', pgUrl, 'fbox-bench-ingest') : undefined;
+  const dir = pgDatabase?.dataDir ?? mkdtempSync(join(tmpdir(), 'fbox-bench-'));
   const app = await buildApp({
     logger: false,
     mqtt: true,
     seed: false,
+    ...(pgDatabase && { database: pgDatabase.database }),
     config: {
       dataDir: dir,
-      databaseUrl: undefined,
+      databaseUrl: pgUrl,
       mqttUrl: undefined,
       mqttPort: 0,
       mqttPortExplicit: true,
@@ -66,6 +69,12 @@ export const startIngestBench = async ({ boxes, minersPerBox, prepare = async ()
     app,
     area,
     dir,
+    /** The PostgreSQL schema, when on PostgreSQL; `dropDatabase` drops it after `stop({ keepDir })`. */
+    schema: pgDatabase?.schema,
+    dropDatabase: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await pgDatabase?.cleanup();
+    },
     /** Publishes `count` rounds from sequence `from`; resolves with the publisher's peak RSS. */
     publishRounds: (from, count) => request({ type: 'publish', from, count }, 'published'),
     /** Resolves once ingest has counted `n` samples. */
@@ -77,7 +86,10 @@ export const startIngestBench = async ({ boxes, minersPerBox, prepare = async ()
       publisher.send({ type: 'end' });
       const code = await publisherExit;
       await app.close();
-      if (!keepDir) rmSync(dir, { recursive: true, force: true });
+      if (!keepDir) {
+        rmSync(dir, { recursive: true, force: true });
+        await pgDatabase?.cleanup();
+      }
       if (code !== 0) throw new Error(`publisher exited with ${code}`);
     },
   };

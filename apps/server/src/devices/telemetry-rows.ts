@@ -1,4 +1,5 @@
 import type { MinerTelemetry, TankTelemetry, TelemetryMessage } from '@fbox/contracts';
+import type { Dialect } from '../db/database.js';
 
 /** Column lists of the bulk writes; the row builders below return values in this order. */
 export const minerStateColumns = [
@@ -30,11 +31,49 @@ export const minerStateColumns = [
 ] as const;
 
 /**
- * hashrate_24h is written on insert (a first estimate) and then only by the hourly rollup. Area,
- * box and SN never change for a miner row; leaving them out spares the SN index on every upsert.
+ * What a sample updates in a stored `miner_state` row, in two parts. Area, box and SN never change
+ * for a miner row; hashrate_24h is written on insert (a first estimate) and then only by the hourly
+ * rollup; neither part writes them.
+ * - `readings` change with every sample and are always written.
+ * - `settings`, the other columns (where the miner sits, what it is, how it is set up, whether it
+ *   is online), rarely change.
  */
-const fixedOnUpdate = new Set(['miner_id', 'hashrate_24h', 'area_id', 'fbox_id', 'sn']);
-export const minerStateUpdate = minerStateColumns.filter((c) => !fixedOnUpdate.has(c));
+export const minerStateReadings: readonly string[] = [
+  'chip_avg_temp',
+  'chip_max_temp',
+  'hashrate_realtime',
+  'hashrate_avg',
+  'power_w',
+  'uptime_s',
+  'updated_at',
+];
+const fixedOnUpdate = new Set([
+  'miner_id',
+  'area_id',
+  'fbox_id',
+  'sn',
+  'hashrate_24h',
+  ...minerStateReadings,
+]);
+export const minerStateSettings: readonly string[] = minerStateColumns.filter((c) => !fixedOnUpdate.has(c));
+
+/**
+ * The upserts that write a batch's `miner_state` rows. SQLite rewrites an index on update only
+ * when the SET names one of its columns: the readings go to every row, the settings in a second
+ * upsert only to the rows where one differs, so a sample leaves the indexes of the list's filters
+ * and sorts on settings alone. PostgreSQL writes a new row version with every index entry whenever
+ * an indexed reading changes, so one upsert of both parts costs no more there than the readings.
+ */
+export const minerStateWrites = (dialect: Dialect) => {
+  const upsert = (update: readonly string[], onlyChanged = false) => ({
+    columns: ['miner_id'],
+    update,
+    onlyChanged,
+  });
+  return dialect === 'postgres'
+    ? [upsert([...minerStateReadings, ...minerStateSettings])]
+    : [upsert(minerStateReadings), upsert(minerStateSettings, true)];
+};
 
 export const minerSampleColumns = [
   'miner_id',

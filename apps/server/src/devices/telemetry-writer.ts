@@ -14,7 +14,7 @@ import {
   minerSampleRow,
   minerStateColumns,
   minerStateRow,
-  minerStateUpdate,
+  minerStateWrites,
   tankSampleColumns,
   tankSampleRow,
   tankStateColumns,
@@ -212,24 +212,14 @@ export class TelemetryWriter {
         minerState.set(ref.id, minerStateRow(m, placement, now));
       }
     }
-    const upsert = (columns: readonly string[], update: readonly string[]) => ({ columns, update });
-    await bulkInsert(
-      trx,
-      this.dialect,
-      'tank_state',
-      tankStateColumns,
-      [...tankState.values()],
-      upsert(['tank_id'], tankStateUpdate),
-    );
+    await bulkInsert(trx, this.dialect, 'tank_state', tankStateColumns, [...tankState.values()], {
+      columns: ['tank_id'],
+      update: tankStateUpdate,
+    });
     await bulkInsert(trx, this.dialect, 'tank_samples', tankSampleColumns, tankSamples);
-    await bulkInsert(
-      trx,
-      this.dialect,
-      'miner_state',
-      minerStateColumns,
-      [...minerState.values()],
-      upsert(['miner_id'], minerStateUpdate),
-    );
+    const minerRows = [...minerState.values()];
+    for (const conflict of minerStateWrites(this.dialect))
+      await bulkInsert(trx, this.dialect, 'miner_state', minerStateColumns, minerRows, conflict);
     await bulkInsert(trx, this.dialect, 'miner_samples', minerSampleColumns, minerSamples);
     return minerSamples.length;
   }

@@ -103,6 +103,57 @@ describeDb('MQTT ingest', () => {
           .where('fbox_id', '=', fbox.id)
           .executeTakeFirstOrThrow();
 
+      it("writes a miner's changed settings, and its readings with every sample", async () => {
+        const minerRow = () =>
+          t.app.db
+            .selectFrom('miner_state')
+            .select(['ip', 'worker', 'mode', 'fault', 'online', 'tank_id', 'outlet', 'hashrate_realtime'])
+            .where('sn', '=', 'SN-0')
+            .executeTakeFirstOrThrow();
+        const first = telemetry({ seq: 1, ts: t.clock.ms - 2000, miners: 1, tanks: 2 });
+        await publish(first);
+        await settle(1);
+        const before = await minerRow();
+        // The box went offline meanwhile (its miners with it), as the status service marks it.
+        await t.app.db.updateTable('miner_state').set({ online: 0 }).execute();
+
+        const changed = telemetry({ seq: 2, ts: t.clock.ms - 1000, miners: 1, tanks: 2 });
+        Object.assign(changed.miners[0]!, {
+          ip: '10.9.9.9',
+          worker: 'acct.moved',
+          mode: 'low',
+          fault: 'fan',
+          tank_no: 2,
+          outlet: null,
+          hashrate_realtime: 55,
+        });
+        await publish(changed);
+        await settle(2);
+        const tank2 = await t.app.db
+          .selectFrom('tanks')
+          .select('id')
+          .where('no', '=', 2)
+          .executeTakeFirstOrThrow();
+        expect(await minerRow()).toEqual({
+          ip: '10.9.9.9',
+          worker: 'acct.moved',
+          mode: 'low',
+          fault: 'fan',
+          online: 1,
+          tank_id: tank2.id,
+          outlet: null,
+          hashrate_realtime: 55,
+        });
+        expect(before.ip).not.toBe('10.9.9.9');
+
+        // Settings as they are, a new reading: the reading is written, the settings stay.
+        const same = telemetry({ seq: 3, ts: t.clock.ms, miners: 1, tanks: 2 });
+        Object.assign(same.miners[0]!, { ...changed.miners[0]!, hashrate_realtime: 77 });
+        await publish(same);
+        await settle(3);
+        expect(await minerRow()).toMatchObject({ ip: '10.9.9.9', tank_id: tank2.id, hashrate_realtime: 77 });
+      });
+
       it('applies a redelivered message once', async () => {
         const message = telemetry({ seq: 7, ts: t.clock.ms, miners: 2 });
         await publish(message);

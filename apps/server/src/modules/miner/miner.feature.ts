@@ -2,6 +2,7 @@ import { defineFeature } from '../feature.js';
 import { minerHandlers } from './miner.routes.js';
 import { MinerService } from './miner.service.js';
 import { minerListOrderMigration } from './miner-order.migration.js';
+import { minerSortMigration } from './miner-sort.migration.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +13,10 @@ declare module 'fastify' {
 /** Miners: the list, detail, history, bulk actions and export. */
 export const minerFeature = defineFeature({
   name: 'miner',
-  migrations: () => ({ '0034_miner_list_area_order': minerListOrderMigration }),
+  migrations: (dialect) => ({
+    '0034_miner_list_area_order': minerListOrderMigration,
+    '0035_miner_list_sort_indexes': minerSortMigration(dialect),
+  }),
   register(app) {
     app.decorate('miners', new MinerService(app));
   },
