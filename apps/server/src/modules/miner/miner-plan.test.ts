@@ -4,7 +4,7 @@ import { updateStatistics } from '../../db/database.js';
 import { buildTestApp, describeDb, type TestApp, testDbKind } from '../../test/build-test-app.js';
 import { createFbox, createMiners } from '../../test/device-factories.js';
 import { createArea, createMaster } from '../../test/factories.js';
-import { minerSortColumns } from './miner-sort.migration.js';
+import { minerSortColumns, noOutlet } from './miner-sort.migration.js';
 
 /**
  * The list's two-filter page (status + model, by hashrate) must walk (area_id, model, hashrate…,
@@ -65,7 +65,10 @@ describeDb('miner list indexes', () => {
       );
       await updateStatistics(t.app.db, t.app.dbDialect);
       const planOf = async (column: string, direction: 'asc' | 'desc') => {
-        const order = sql`${sql.ref(column)} ${sql.raw(direction)}, miner_id ${sql.raw(direction)}`;
+        // The outlet sorts as its value or, on no outlet, after every outlet (miner.repository.ts).
+        const sorted =
+          column === 'outlet' ? sql`coalesce(${sql.ref('outlet')}, ${sql.lit(noOutlet)})` : sql.ref(column);
+        const order = sql`${sorted} ${sql.raw(direction)}, miner_id ${sql.raw(direction)}`;
         const query = sql`select miner_id from miner_state where area_id = ${areaId} order by ${order} limit 20`;
         const rows = (await sql<{ detail: string }>`explain query plan ${query}`.execute(t.app.db)).rows;
         return rows.map((r) => r.detail).join(' | ');
@@ -80,6 +83,7 @@ describeDb('miner list indexes', () => {
         'chip_max_temp',
         'hashrate_realtime',
         ...minerSortColumns,
+        'outlet',
       ];
       for (const column of ordered)
         for (const direction of ['asc', 'desc'] as const)

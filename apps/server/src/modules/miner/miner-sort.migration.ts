@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 
 /**
@@ -7,7 +7,8 @@ import type { Dialect } from '../../db/database.js';
  * page, 20–85× the bare route). These columns change rarely or never with a sample: ingest updates
  * them only where they differ (see `minerStateSettings`), and SQLite rewrites an index on update
  * only when the update names one of its columns, so these indexes cost ingest nothing while the
- * miners stay as they are. hashrate_24h is written by the hourly rollup alone. On SQLite the row id
+ * miners stay as they are. hashrate_24h is written by the hourly rollup alone. The outlet is
+ * indexed as the list sorts it, a miner on no outlet last (`noOutlet`). On SQLite the row id
  * ends every index (the miner id), but it is named so the order is explicit.
  *
  * `(area_id, miner_id)` is then created again, last: where nothing orders the page (a sort on a
@@ -31,6 +32,10 @@ export const minerSortColumns = [
   'hashrate_24h',
 ] as const;
 
+/** Where a miner on no PDU outlet sorts by outlet: after every outlet (an index on it serves). */
+export const noOutlet = 2147483647;
+const outletIndex = sql`create index miner_state_sort_outlet on miner_state (area_id, coalesce(outlet, ${sql.lit(noOutlet)}), miner_id)`;
+
 const areaOrder = async (db: Kysely<unknown>) => {
   await db.schema.dropIndex('miner_state_area_miner').execute();
   await db.schema
@@ -49,11 +54,13 @@ export const minerSortMigration = (dialect: Dialect): Migration => ({
         .on('miner_state')
         .columns(['area_id', column, 'miner_id'])
         .execute();
+    await outletIndex.execute(db);
     await areaOrder(db);
   },
   async down(db: Kysely<unknown>) {
     if (dialect !== 'sqlite') return;
-    for (const column of minerSortColumns) await db.schema.dropIndex(`miner_state_sort_${column}`).execute();
+    for (const column of [...minerSortColumns, 'outlet'])
+      await db.schema.dropIndex(`miner_state_sort_${column}`).execute();
     await areaOrder(db);
   },
 });

@@ -10,6 +10,7 @@ import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
 import { containsPattern, matchesPattern, parseSort } from '../../db/text-match.js';
 import { poolHijacked } from '../fbox-config/pool-guard.js';
+import { noOutlet } from './miner-sort.migration.js';
 
 /** Every sortable column of the miner list; ties break on the miner id. */
 const sortColumns: Record<MinerSortField, string> = {
@@ -68,6 +69,9 @@ export const minerColumns = [
   'miner_state.uptime_s',
   'miner_state.updated_at',
 ] as const;
+
+/** The outlet as the list sorts it: a miner on no outlet after every outlet (see `minerSortMigration`). */
+const outletOrder = sql`coalesce(${sql.ref('miner_state.outlet')}, ${sql.lit(noOutlet)})`;
 
 /** The list's columns: the area is the filter's, so pages leave it out (50 values fewer to read). */
 const listColumns = minerColumns.filter(
@@ -258,10 +262,11 @@ export class MinerRepository {
   private pageParts(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
     const { column, direction } = parseSort(f.sort, sortColumns, 'id');
     // Missing values sort as the largest on both dialects (PostgreSQL's default, so its indexes
-    // serve); ties break on the id in the same direction, so one index walk orders the page.
-    const nullable = column === 'tanks.name' || column === 'miner_state.outlet';
-    const nulls = nullable ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
-    const byColumn = sql`${sql.ref(column)} ${sql.raw(direction + nulls)}`;
+    // serve); ties break on the id in the same direction, so one index walk orders the page. A
+    // missing outlet is the largest outlet number, as a value, so SQLite's index on that serves.
+    const nulls = column === 'tanks.name' ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
+    const sorted = column === 'miner_state.outlet' ? outletOrder : sql.ref(column);
+    const byColumn = sql`${sorted} ${sql.raw(direction + nulls)}`;
     const byId = sql`${sql.ref('miner_state.miner_id')} ${sql.raw(direction)}`;
     const { literals, values, shape: filterShape } = splitFilter(f);
     // Limit and offset are literals: PostgreSQL keeps one generic plan of a prepared statement
