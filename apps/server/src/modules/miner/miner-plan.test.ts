@@ -53,16 +53,16 @@ describeDb('miner list indexes', () => {
     async () => {
       t = await buildTestApp();
       const areaId = (await createArea(t.app, (await createMaster(t.app)).id)).id;
-      const box = await createFbox(t.app, areaId);
-      await createMiners(
-        t.app,
-        box,
-        Array.from({ length: 400 }, (_, i) => ({
-          sn: `SN${i}`,
-          model: `M${i % 4}`,
-          online: i % 10 === 0 ? 0 : 1,
-        })),
-      );
+      for (const name of ['Box B', 'Box A', 'Box C', 'Box D'])
+        await createMiners(
+          t.app,
+          await createFbox(t.app, areaId, { name }),
+          Array.from({ length: 100 }, (_, i) => ({
+            sn: `${name}-${i}`,
+            model: `M${i % 4}`,
+            online: i % 10 === 0 ? 0 : 1,
+          })),
+        );
       await updateStatistics(t.app.db, t.app.dbDialect);
       const planOf = async (column: string, direction: 'asc' | 'desc') => {
         // The outlet sorts as its value or, on no outlet, after every outlet (miner.repository.ts).
@@ -90,6 +90,14 @@ describeDb('miner list indexes', () => {
           expect(`${column} ${direction}: ${await planOf(column, direction)}`).not.toContain('TEMP B-TREE');
       for (const column of ['power_w', 'uptime_s', 'chip_avg_temp', 'updated_at'])
         expect(`${column}: ${await planOf(column, 'desc')}`).toContain('miner_state_area_miner');
+      // By box: the boxes in name order, each box's miners sorted by id (never the whole mine).
+      const byBox = sql`select m.miner_id from miner_state m join fboxes f on f.id = m.fbox_id
+        where m.area_id = ${areaId} and f.area_id = ${areaId} order by f.name desc, m.miner_id desc limit 20`;
+      const boxPlan = (await sql<{ detail: string }>`explain query plan ${byBox}`.execute(t.app.db)).rows
+        .map((r) => r.detail)
+        .join(' | ');
+      expect(boxPlan).toContain('fboxes_area_name');
+      expect(boxPlan).not.toContain('TEMP B-TREE FOR ORDER BY');
     },
   );
 });

@@ -17,7 +17,10 @@ import type { Dialect } from '../../db/database.js';
  * for 100,000 miners here); walking it in another index's order read them at random (80–90 ms).
  * `miner-plan.test.ts` checks both.
  *
- * SQLite only. PostgreSQL writes a new entry in every index of a row whenever one indexed column
+ * Boxes get an index by name (both dialects): the list sorted by box walks the mine's boxes in
+ * name order and sorts only the miners of boxes of one name, by id.
+ *
+ * The miner_state indexes are SQLite only. PostgreSQL writes a new entry in every index of a row whenever one indexed column
  * changes, and the list's hashrate and temperature indexes change with every sample: each index
  * added here would cost every sample there.
  */
@@ -47,6 +50,8 @@ const areaOrder = async (db: Kysely<unknown>) => {
 
 export const minerSortMigration = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
+    // Both dialects: boxes by name, for the list sorted by its box (boxes are not written by ingest).
+    await db.schema.createIndex('fboxes_area_name').on('fboxes').columns(['area_id', 'name']).execute();
     if (dialect !== 'sqlite') return;
     for (const column of minerSortColumns)
       await db.schema
@@ -58,6 +63,7 @@ export const minerSortMigration = (dialect: Dialect): Migration => ({
     await areaOrder(db);
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.dropIndex('fboxes_area_name').execute();
     if (dialect !== 'sqlite') return;
     for (const column of [...minerSortColumns, 'outlet'])
       await db.schema.dropIndex(`miner_state_sort_${column}`).execute();

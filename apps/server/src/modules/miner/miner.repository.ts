@@ -275,7 +275,12 @@ export class MinerRepository {
     const shape = `${column} ${direction}|${filterShape}|${limit} ${offset}`;
     const rows = (v: FilterValues) => {
       let ids = this.filtered(this.db.selectFrom('miner_state'), v, literals);
-      if (column === 'fboxes.name') ids = ids.leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id');
+      // Every miner has its box, in its mine: walking the mine's boxes by name (an index) and each
+      // box's miners, only the miners of boxes of one name are sorted (by id), not the whole mine.
+      if (column === 'fboxes.name')
+        ids = ids
+          .innerJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
+          .where('fboxes.area_id', '=', v.area_id);
       if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
       const pageIds = ids
         .select('miner_state.miner_id')
