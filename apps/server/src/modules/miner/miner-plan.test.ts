@@ -4,7 +4,8 @@ import { updateStatistics } from '../../db/database.js';
 import { buildTestApp, describeDb, type TestApp, testDbKind } from '../../test/build-test-app.js';
 import { createFbox, createMiners } from '../../test/device-factories.js';
 import { createArea, createMaster } from '../../test/factories.js';
-import { minerSortColumns, noOutlet } from './miner-sort.migration.js';
+import { noOutlet } from './miner-order.js';
+import { minerSortColumns } from './miner-sort.migration.js';
 
 /**
  * The list's two-filter page (status + model, by hashrate) must walk (area_id, model, hashrate…,

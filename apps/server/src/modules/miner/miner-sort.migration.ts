@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { noOutlet } from './miner-order.js';
 
 /**
  * Miner list sorts that an index orders, on SQLite. Sorted by a column no index ordered, the list
@@ -35,8 +36,6 @@ export const minerSortColumns = [
   'hashrate_24h',
 ] as const;
 
-/** Where a miner on no PDU outlet sorts by outlet: after every outlet (an index on it serves). */
-export const noOutlet = 2147483647;
 const outletIndex = sql`create index miner_state_sort_outlet on miner_state (area_id, coalesce(outlet, ${sql.lit(noOutlet)}), miner_id)`;
 
 const areaOrder = async (db: Kysely<unknown>) => {

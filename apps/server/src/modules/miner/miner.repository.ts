@@ -10,7 +10,7 @@ import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
 import { containsPattern, matchesPattern, parseSort } from '../../db/text-match.js';
 import { poolHijacked } from '../fbox-config/pool-guard.js';
-import { noOutlet } from './miner-sort.migration.js';
+import { outletOrder } from './miner-order.js';
 
 /** Every sortable column of the miner list; ties break on the miner id. */
 const sortColumns: Record<MinerSortField, string> = {
@@ -69,9 +69,6 @@ export const minerColumns = [
   'miner_state.uptime_s',
   'miner_state.updated_at',
 ] as const;
-
-/** The outlet as the list sorts it: a miner on no outlet after every outlet (see `minerSortMigration`). */
-const outletOrder = sql`coalesce(${sql.ref('miner_state.outlet')}, ${sql.lit(noOutlet)})`;
 
 /** The list's columns: the area is the filter's, so pages leave it out (50 values fewer to read). */
 const listColumns = minerColumns.filter(
