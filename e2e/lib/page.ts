@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { expect, onTestFailed } from 'vitest';
 import { openPage, type PageWithErrors } from './browser.js';
 import type { RunningServer } from './server.js';
@@ -95,6 +95,31 @@ export const clickUntilGone = async (button: Locator, gone: Locator = button) =>
     } catch (error) {
       if (attempt === 3) throw error;
     }
+  }
+};
+
+/**
+ * Opens a hover menu (`trigger`), clicks its item named `item` and resolves with the download it
+ * starts, the menu closed again. A click that lands while the menu opens or closes starts nothing
+ * (CI: a 30 s wait for a download that never came): it is tried again, at most three times, 15 s
+ * each.
+ */
+export const downloadFromMenu = async (page: Page, trigger: Locator, item: string): Promise<Download> => {
+  for (let attempt = 1; ; attempt++) {
+    const started = page.waitForEvent('download', { timeout: 15_000 });
+    started.catch(() => undefined);
+    await trigger.hover();
+    const entry = page.getByRole('menuitem', { name: item });
+    await entry.waitFor();
+    await entry.click();
+    const download = await started.catch((error: unknown) => {
+      if (attempt === 3) throw error;
+      return undefined;
+    });
+    // The menu closes before the next call (or attempt) opens it again.
+    await page.mouse.move(0, 0);
+    await entry.waitFor({ state: 'hidden' });
+    if (download) return download;
   }
 };
 

@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, LIVE_TIMEOUT, reportedBoxes, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { choose, expectTranslated, row, rowWith, signedIn } from '../lib/page.js';
+import { choose, downloadFromMenu, expectTranslated, row, rowWith, signedIn } from '../lib/page.js';
 import { freePort, type RunningServer, startServer } from '../lib/server.js';
 import { simulatorFault } from '../lib/simulator.js';
 
@@ -137,11 +137,7 @@ describe('alarm center', () => {
     expect(await closed.innerText()).toMatch(/Recovered/);
     expect(await closed.innerText()).toMatch(/\d+ s/);
     // The history as a file, with the rule and the box.
-    await page.getByTestId('alarm-export').hover();
-    const [file] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('menuitem', { name: 'Export CSV' }).click(),
-    ]);
+    const file = await downloadFromMenu(page, page.getByTestId('alarm-export'), 'Export CSV');
     const csv = readFileSync(await file.path(), 'utf8');
     expect(csv).toContain('Phase voltage out of range');
     expect(csv).toContain(box.name);

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, eventually, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { expectTranslated, rows, shoot, signedIn } from '../lib/page.js';
+import { downloadFromMenu, expectTranslated, rows, shoot, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -113,13 +113,7 @@ describe('hashrate overview', () => {
     for (let attempt = 0; attempt < 3 && !matched; attempt++) {
       const query = todayQuery(zoneAnswer.time_zone);
       const first = await api.get<Overview>('/index/fbox.statistic/hashrate', query);
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        (async () => {
-          await page.getByTestId('hashrate-export').hover();
-          await page.getByRole('menuitem', { name: 'CSV' }).click();
-        })(),
-      ]);
+      const download = await downloadFromMenu(page, page.getByTestId('hashrate-export'), 'CSV');
       expect(download.suggestedFilename()).toMatch(/^hashrate-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
       const csv = readFileSync((await download.path())!, 'utf8')
         .replace(/^\uFEFF/, '')

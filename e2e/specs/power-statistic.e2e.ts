@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, eventually, reportedBoxes, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { expectTranslated, rows, shoot, signedIn } from '../lib/page.js';
+import { downloadFromMenu, expectTranslated, rows, shoot, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -114,13 +114,7 @@ describe('power statistics', () => {
     let compared = false;
     for (let attempt = 0; attempt < 5 && !compared; attempt++) {
       const before = await api.get<Statistic>('/index/fbox.electricity/statistic', query);
-      await page.getByTestId('power-export').hover();
-      const item = page.getByRole('menuitem', { name: 'Export CSV' });
-      await item.waitFor();
-      const [file] = await Promise.all([page.waitForEvent('download'), item.click()]);
-      // The menu closes before the next attempt opens it again.
-      await page.mouse.move(0, 0);
-      await item.waitFor({ state: 'hidden' });
+      const file = await downloadFromMenu(page, page.getByTestId('power-export'), 'Export CSV');
       const lines = readFileSync((await file.path())!, 'utf8')
         .replace(/^\uFEFF/, '')
         .trim()

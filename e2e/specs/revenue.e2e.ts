@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, demoMineId, eventually, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { expectTranslated, rows, shoot, signedIn } from '../lib/page.js';
+import { downloadFromMenu, expectTranslated, rows, shoot, signedIn } from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -78,11 +78,7 @@ describe('revenue', () => {
     expect(to).toBe(to30);
 
     // The file holds what the API answers for the same days.
-    await page.getByTestId('revenue-export').hover();
-    const [file] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('menuitem', { name: 'CSV' }).click(),
-    ]);
+    const file = await downloadFromMenu(page, page.getByTestId('revenue-export'), 'CSV');
     const lines = readFileSync(await file.path(), 'utf8')
       .replace(/^\uFEFF/, '')
       .trim()

@@ -1,8 +1,12 @@
 // Tests render texts: load the initial language before any test runs, as main.tsx does before rendering.
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { setStaticMessageApi } from './lib/feedback';
 import { i18nReady, loadConsoleTexts } from './lib/i18n';
+
+// `findBy…` and `waitFor` give up after 1 s by default; with e2e and server tests beside it on two
+// cores, a page's first render and fetches took longer in CI (CamerasSection). Still a bound.
+configure({ asyncUtilTimeout: 5000 });
 
 // Without vitest globals, Testing Library does not unmount by itself: every test's tree is unmounted
 // after it, so no React work of one test is left to run once the file's jsdom is gone.

@@ -88,7 +88,9 @@ const junkFor = (target: Target, text: boolean): Json[] => {
   return [
     ...base.filter((v) => !(list && isListText(v))),
     ...(target.kind === 'number' && isIdField(last) ? junkIds : []),
-    ...(target.field.optional ? [] : blanks.filter((b) => !text || b === '')),
+    // A list of one blank element, in text, is the empty list: whether that is allowed is the
+    // list's own rule (a board's FBOXes: empty is the whole mine), not junk in an element.
+    ...(target.field.optional || list ? [] : blanks.filter((b) => !text || b === '')),
   ];
 };
 
