@@ -3,7 +3,7 @@ import { type Dialect, preferPrepared } from './database.js';
 import type { DB } from './schema.js';
 
 /** Bound parameters per SQLite statement, under its 32,766. */
-const maxParams = { sqlite: 30_000 };
+const sqliteMaxParams = 30_000;
 
 const sqlCache = new Map<string, string>();
 
@@ -26,6 +26,10 @@ const differs = (dialect: Dialect, table: string, column: string) =>
     ? `${table}.${column} is not excluded.${column}`
     : `${table}.${column} is distinct from excluded.${column}`;
 
+/** A statement's cache key: everything its text is built from. */
+const shapeKey = (form: string, table: string, columns: readonly string[], conflict?: Conflict) =>
+  `${form}|${table}|${columns.join(',')}|${conflict?.columns.join(',')}|${conflict?.update.join(',')}|${conflict?.onlyChanged ?? false}|${conflict?.returning?.join(',')}`;
+
 /** The ` on conflict …` tail of an insert (empty without a conflict). */
 const conflictClause = (dialect: Dialect, table: string, conflict?: Conflict): string => {
   if (!conflict) return '';
@@ -47,7 +51,7 @@ const statement = (
   rowCount: number,
   conflict?: Conflict,
 ): string => {
-  const key = `${table}|${columns.join(',')}|${rowCount}|${conflict?.columns.join(',')}|${conflict?.update.join(',')}|${conflict?.onlyChanged ?? false}|${conflict?.returning?.join(',')}`;
+  const key = shapeKey(`values ${rowCount}`, table, columns, conflict);
   const cached = sqlCache.get(key);
   if (cached) return cached;
   const row = `(${columns.map(() => '?').join(',')})`;
@@ -111,7 +115,7 @@ const unnestStatement = (
   types: Map<string, string>,
   conflict?: Conflict,
 ): string => {
-  const key = `unnest|${table}|${columns.join(',')}|${conflict?.columns.join(',')}|${conflict?.update.join(',')}|${conflict?.onlyChanged ?? false}|${conflict?.returning?.join(',')}`;
+  const key = shapeKey('unnest', table, columns, conflict);
   const cached = sqlCache.get(key);
   if (cached) return cached;
   const arrays = columns.map((c, n) => {
@@ -161,7 +165,7 @@ export const bulkInsert = async (
     }
     return written;
   }
-  const perChunk = Math.max(1, Math.floor(maxParams.sqlite / columns.length));
+  const perChunk = Math.max(1, Math.floor(sqliteMaxParams / columns.length));
   for (let i = 0; i < rows.length; i += perChunk) {
     const count = Math.min(perChunk, rows.length - i);
     const params = flatten(rows, i, count, columns.length);
