@@ -62,23 +62,27 @@ describe('sign-in and the guard', () => {
     // Calls now answer -9000 (once the server's 2 s session cache has let go of this session, or
     // after its first state-changing call): change the time zone, which saves to the profile. A
     // background refresh may notice first and leave the page before the click lands; either way
-    // → /login.
+    // → /login. The message shows for 2 s, so it is watched for from before the click, which may
+    // wait 5 s on a page that has already left.
+    const told = page.getByText('Please log in again').first().waitFor();
     await page
       .getByTestId('tz-select')
       .click({ timeout: 5000 })
       .then(() => page.getByTitle('UTC+3').first().click({ timeout: 5000 }))
       .catch(() => undefined);
     await page.waitForURL(/\/login/);
-    await page.getByText('Please log in again').first().waitFor();
+    await told;
     await context.close();
   });
 
   it('says "Please log in again" once for a stale token, however many calls the page made', async () => {
     const { page, context } = await openPage(browser);
     await context.addCookies([{ name: 'Admin-Token', value: 'stale-token-0000', url: server.url }]);
+    // Watched for from before the visit: the message shows for 2 s.
+    const told = page.getByText('Please log in again', { exact: true }).first().waitFor();
     await page.goto(`${server.url}/index`);
     await page.waitForURL(/\/login/);
-    await page.getByText('Please log in again', { exact: true }).first().waitFor();
+    await told;
     await page.waitForLoadState('networkidle');
     expect(await page.getByText('Please log in again', { exact: true }).count()).toBe(1);
     await context.close();
