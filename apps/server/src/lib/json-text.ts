@@ -33,3 +33,7 @@ export const stringifyWithJsonText = (value: object): string => {
   }
   return `{${parts.join(',')}}`;
 };
+
+/** The value of a field that may be given as JSON text (a file export reads the rows a page gets). */
+export const jsonValue = <T>(field: T | JsonText<T>): T =>
+  field instanceof JsonText ? (JSON.parse(field.text) as T) : field;

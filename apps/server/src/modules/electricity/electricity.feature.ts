@@ -8,6 +8,7 @@ import { MeterCorrectionService } from './meter-correction.service.js';
 import { meterEnergyMigration } from './meter-energy.migration.js';
 import { MeterEnergyService } from './meter-energy.service.js';
 import { meterEnergyTotalsMigration } from './meter-energy-totals.migration.js';
+import { powerDayRowsMigration } from './power-day-rows.migration.js';
 import { powerDaysMigration } from './power-days.migration.js';
 
 declare module 'fastify' {
@@ -27,6 +28,7 @@ export const electricityFeature = defineFeature({
     '0025_meter_corrections': meterCorrectionsMigration(dialect),
     '0026_meter_energy_totals': meterEnergyTotalsMigration,
     '0033_fbox_power_days': powerDaysMigration,
+    '0036_fbox_power_day_rows': powerDayRowsMigration(dialect),
   }),
   register(app) {
     app.decorate(

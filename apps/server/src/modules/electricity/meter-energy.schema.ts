@@ -98,7 +98,7 @@ declare module '../../db/schema.js' {
 }
 
 /**
- * One FBOX's settled 24-hour window (migration 0033): its meters' energy, resets and counted
+ * One FBOX's settled 24-hour window (migrations 0033, 0036): its meters' energy, resets and counted
  * readings, and from its hourly rollups the highest power, the hashes of its hours with a hashrate
  * and the metered energy of those hours (null where none).
  */
@@ -115,6 +115,11 @@ export interface FboxPowerDaysTable {
   peak_kw: number | null;
   hashes_th: number | null;
   hash_kwh: number | null;
+  /**
+   * The window's row of the statistic's table as JSON text without its cost and closing brace
+   * (migration 0036): written when the window is summed, read as it is.
+   */
+  row_head: string;
 }
 
 /** A set of FBOXes' summed hourly power in one settled hour (migration 0033); null: no reading. */

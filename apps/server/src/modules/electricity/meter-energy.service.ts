@@ -8,6 +8,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { QueuedTelemetry } from '../../devices/telemetry-writer.js';
+import { JsonText } from '../../lib/json-text.js';
 import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { notFound } from '../device-access.js';
@@ -26,8 +27,53 @@ const joulesPerTerahash = (kwh: number | null, terahashes: number | null): numbe
     : Math.round(((kwh * 3_600_000) / terahashes) * 100) / 100;
 
 import { type EnergyQuery, type MeterEnergy, MeterEnergyRepository } from './meter-energy.repository.js';
-import { PowerDayRepository } from './power-days.repository.js';
+import { PowerDayRepository, type PowerDayRows } from './power-days.repository.js';
 import { bucketStart, type CostedEnergy, PowerStatisticRepository } from './power-statistic.repository.js';
+
+/** The statistic as sent: its rows may be JSON text (settled days are stored as text). */
+export type PowerStatisticAnswer = Omit<PowerStatistic, 'rows'> & {
+  rows: PowerStatisticRow[] | JsonText<PowerStatisticRow[]>;
+};
+
+/** A bucket's sums while the rows are gone through: the hashes and their energy give its J/TH. */
+type Bucket = PowerStatistic['buckets'][number] & { hashes: number; hashKwh: number };
+
+const newBucket = (bucketTs: number): Bucket => ({
+  bucket_ts: bucketTs,
+  energy_kwh: 0,
+  cost: 0,
+  resets: 0,
+  peak_kw: null,
+  j_per_th: null,
+  hashes: 0,
+  hashKwh: 0,
+});
+
+/**
+ * The table's rows as one JSON text, bucket by bucket: a settled day's stored text as it is, the
+ * other buckets' rows (`live`, in bucket order) serialized. `buckets` are in order.
+ */
+const tableText = (
+  buckets: readonly Bucket[],
+  settled: readonly PowerDayRows[],
+  live: readonly PowerStatisticRow[],
+): JsonText<PowerStatisticRow[]> => {
+  const stored = new Map(settled.map((d) => [d.day_ts, d.text]));
+  const parts: string[] = [];
+  let next = 0;
+  for (const { bucket_ts } of buckets) {
+    const text = stored.get(bucket_ts);
+    if (text !== undefined) {
+      if (text !== '') parts.push(text);
+      continue;
+    }
+    let end = next;
+    while (end < live.length && live[end]!.bucket_ts === bucket_ts) end++;
+    if (end > next) parts.push(JSON.stringify(live.slice(next, end)).slice(1, -1));
+    next = end;
+  }
+  return new JsonText(`[${parts.join(',')}]`);
+};
 
 /**
  * Energy per meter from the meters' accumulated readings (issue 14): counted into hourly rows in
@@ -71,7 +117,7 @@ export class MeterEnergyService {
    * (PowerStatisticRepository); here only the few bucket rows are put together. An FBOX of another
    * mine answers "not found".
    */
-  async statistic(user: AreaCaller, q: PowerStatisticQuery): Promise<PowerStatistic> {
+  async statistic(user: AreaCaller, q: PowerStatisticQuery): Promise<PowerStatisticAnswer> {
     await this.deps.areas.requireAccess(user, q.area_id);
     const repo = new MeterEnergyRepository(this.deps.db, this.deps.dialect);
     const stats = new PowerStatisticRepository(this.deps.db, this.deps.dialect, this.deps.clock());
@@ -87,13 +133,17 @@ export class MeterEnergyService {
     };
     const price = await repo.priceOf(q.area_id);
     const profileStep = q.bucket === 'month' ? 'day' : 'hour';
-    const [boxes, profile, prices] = await Promise.all([
-      stats.boxBuckets(q.area_id, price, query),
+    const [table, profile, prices] = await Promise.all([
+      q.bucket === 'day'
+        ? stats.dayTable(q.area_id, price, query)
+        : stats.boxBuckets(q.area_id, price, { ...query, bucket: q.bucket }).then((live) => ({
+            settled: [] as PowerDayRows[],
+            live,
+          })),
       stats.load({ ...query, bucket: profileStep }),
       this.pricesUsed(q.area_id, q.from, q.to),
     ]);
-    boxes.sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
-    type Bucket = PowerStatistic['buckets'][number] & { hashes: number; hashKwh: number };
+    const boxes = table.live.sort((a, b) => a.bucket_ts - b.bucket_ts || a.fbox_id - b.fbox_id);
     const buckets = new Map<number, Bucket>();
     // One pass: each row as the table shows it, and its bucket's sums (rows come bucket by bucket).
     const rows: PowerStatisticRow[] = new Array(boxes.length);
@@ -113,16 +163,7 @@ export class MeterEnergyService {
         j_per_th: joulesPerTerahash(r.hash_kwh, r.hashes_th),
       };
       if (b?.bucket_ts !== r.bucket_ts) {
-        b = {
-          bucket_ts: r.bucket_ts,
-          energy_kwh: 0,
-          cost: 0,
-          resets: 0,
-          peak_kw: null,
-          j_per_th: null,
-          hashes: 0,
-          hashKwh: 0,
-        };
+        b = newBucket(r.bucket_ts);
         buckets.set(r.bucket_ts, b);
       }
       b.energy_kwh += energy;
@@ -131,12 +172,22 @@ export class MeterEnergyService {
       b.hashes += r.hashes_th ?? 0;
       b.hashKwh += r.hash_kwh ?? 0;
     }
+    // Settled days come with their rows as text and their sums.
+    for (const d of table.settled)
+      buckets.set(d.day_ts, {
+        ...newBucket(d.day_ts),
+        energy_kwh: d.energy_kwh,
+        cost: d.cost,
+        resets: d.resets,
+        hashes: d.hashes_th,
+        hashKwh: d.hash_kwh,
+      });
     // A bucket's peak is its highest profile step's peak (a step never spans two buckets).
     for (const p of profile) {
       const b = buckets.get(bucketStart(p.ts, q.bucket, query.tzOffsetMinutes));
       if (b) b.peak_kw = Math.max(b.peak_kw ?? 0, round(p.peak_kw));
     }
-    const all = [...buckets.values()];
+    const all = [...buckets.values()].sort((x, y) => x.bucket_ts - y.bucket_ts);
     const hashes = all.reduce((sum, b) => sum + b.hashes, 0);
     const hashKwh = all.reduce((sum, b) => sum + b.hashKwh, 0);
     const peakValues = all.flatMap((b) => (b.peak_kw === null ? [] : [b.peak_kw]));
@@ -146,7 +197,7 @@ export class MeterEnergyService {
       price,
       prices,
       fboxes,
-      rows,
+      rows: table.settled.length === 0 ? rows : tableText(all, table.settled, rows),
       buckets: all.map(({ hashes: h, hashKwh: k, ...b }) => ({
         ...b,
         energy_kwh: round(b.energy_kwh),

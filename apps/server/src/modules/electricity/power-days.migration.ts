@@ -11,25 +11,30 @@ const num = 'double precision';
  * rows whose window holds an hour they change (see `PowerDayRepository`). Likewise the load
  * profile's settled hours, per set of boxes.
  */
+/** `fbox_power_days` as this migration makes it (keyed by box, then day); 0036 re-makes it. */
+export const createPowerDays = async (db: Kysely<unknown>) => {
+  let table = db.schema
+    .createTable('fbox_power_days')
+    .addColumn('fbox_id', 'integer', (c) => c.notNull().references('fboxes.id').onDelete('cascade'))
+    .addColumn('day_ts', 'bigint', notNull);
+  for (const no of [1, 2])
+    table = table
+      .addColumn(`m${no}_kwh`, num, notNull)
+      .addColumn(`m${no}_resets`, 'integer', notNull)
+      .addColumn(`m${no}_readings`, 'integer', notNull);
+  await table
+    .addColumn('peak_kw', num)
+    .addColumn('hashes_th', num)
+    .addColumn('hash_kwh', num)
+    .addPrimaryKeyConstraint('fbox_power_days_pk', ['fbox_id', 'day_ts'])
+    .execute();
+  // Forgetting every box's windows from an hour on (the hourly rollup rewrote them).
+  await db.schema.createIndex('fbox_power_days_day').on('fbox_power_days').column('day_ts').execute();
+};
+
 export const powerDaysMigration: Migration = {
   async up(db: Kysely<unknown>) {
-    let table = db.schema
-      .createTable('fbox_power_days')
-      .addColumn('fbox_id', 'integer', (c) => c.notNull().references('fboxes.id').onDelete('cascade'))
-      .addColumn('day_ts', 'bigint', notNull);
-    for (const no of [1, 2])
-      table = table
-        .addColumn(`m${no}_kwh`, num, notNull)
-        .addColumn(`m${no}_resets`, 'integer', notNull)
-        .addColumn(`m${no}_readings`, 'integer', notNull);
-    await table
-      .addColumn('peak_kw', num)
-      .addColumn('hashes_th', num)
-      .addColumn('hash_kwh', num)
-      .addPrimaryKeyConstraint('fbox_power_days_pk', ['fbox_id', 'day_ts'])
-      .execute();
-    // Forgetting every box's windows from an hour on (the hourly rollup rewrote them).
-    await db.schema.createIndex('fbox_power_days_day').on('fbox_power_days').column('day_ts').execute();
+    await createPowerDays(db);
     // The load profile's settled hours: a set of boxes' summed hourly average and maximum power.
     await db.schema
       .createTable('fbox_load_hours')

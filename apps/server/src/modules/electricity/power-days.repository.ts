@@ -20,6 +20,34 @@ export interface PowerDay {
   hash_kwh: number | null;
 }
 
+/**
+ * One settled day of the statistic's table: its rows as JSON text (without the brackets) and the
+ * sums of those rows.
+ */
+export interface PowerDayRows {
+  day_ts: number;
+  text: string;
+  rows: number;
+  energy_kwh: number;
+  cost: number;
+  resets: number;
+  hashes_th: number;
+  hash_kwh: number;
+}
+
+/**
+ * `value` rounded to `digits` decimals as the service rounds (`Math.round(v × 10^d) / 10^d`: half
+ * up), in SQL. Both databases print the result as the shortest text that reads back the same
+ * number, as JavaScript does (SQLite may add ".0" to a whole number).
+ */
+const rounded = (value: RawBuilder<unknown>, digits: number) => {
+  const scale = sql.lit(10 ** digits);
+  return sql`floor(${value} * ${scale} + 0.5) / ${sql.raw(`${10 ** digits}.0`)}`;
+};
+
+/** A number as JSON text: its SQL text, `null` for NULL. */
+const jsonNumber = (value: RawBuilder<unknown>) => sql`coalesce(cast(${value} as text), 'null')`;
+
 /** A set of boxes' summed power in one hour. */
 export interface LoadHour {
   hour_ts: number;
@@ -178,15 +206,115 @@ export class PowerDayRepository {
       const ids = fboxIds.slice(i, i + chunk);
       let rows = await this.read(ids, days);
       if (rows.length < ids.length * days.length) {
-        const stored = new Set(rows.map((r) => `${r.fbox_id}:${r.day_ts}`));
-        const missing = ids.filter((id) => days.some((d) => !stored.has(`${id}:${d}`)));
-        const missingDays = days.filter((d) => missing.some((id) => !stored.has(`${id}:${d}`)));
-        await this.fill(missing, missingDays);
+        await this.fillMissing(ids, days, rows);
         rows = await this.read(ids, days);
       }
       out.push(...rows);
     }
     return out;
+  }
+
+  /**
+   * The statistic's table rows of the windows starting at `days`, per day: the JSON text of the
+   * rows (boxes in id order; only windows where a meter counted, each costed at its day's price)
+   * and the day's sums. Filled from the hours first where not stored yet. A month of a 200-box
+   * mine is one short read: the rows were written as text when their window was summed, so no
+   * figure of them is read or printed here but the cost (docs/statistics.md "Speed").
+   */
+  async dayRows(
+    fboxIds: readonly number[],
+    days: readonly number[],
+    priceAt: (day: number) => number,
+  ): Promise<PowerDayRows[]> {
+    if (fboxIds.length === 0 || days.length === 0) return [];
+    const ids = [...fboxIds].sort((a, b) => a - b);
+    const byDay = new Map<number, PowerDayRows>();
+    // Chunks in id order: a day's texts join in the boxes' order.
+    for (let i = 0; i < ids.length; i += chunk) {
+      const part = ids.slice(i, i + chunk);
+      let rows = await this.readRows(part, days, priceAt);
+      if (rows.reduce((n, r) => n + r.stored, 0) < part.length * days.length) {
+        await this.fillMissing(part, days, await this.read(part, days));
+        rows = await this.readRows(part, days, priceAt);
+      }
+      for (const r of rows) {
+        if (r.rows === 0) continue;
+        const day = byDay.get(r.day_ts);
+        if (!day) {
+          byDay.set(r.day_ts, r);
+          continue;
+        }
+        day.text += `,${r.text}`;
+        day.rows += r.rows;
+        day.energy_kwh += r.energy_kwh;
+        day.cost += r.cost;
+        day.resets += r.resets;
+        day.hashes_th += r.hashes_th;
+        day.hash_kwh += r.hash_kwh;
+      }
+    }
+    return [...byDay.values()].sort((a, b) => a.day_ts - b.day_ts);
+  }
+
+  /** Fills the windows of `ids` × `days` missing from `stored`. */
+  private async fillMissing(ids: readonly number[], days: readonly number[], stored: readonly PowerDay[]) {
+    const have = new Set(stored.map((r) => `${r.fbox_id}:${r.day_ts}`));
+    const missing = ids.filter((id) => days.some((d) => !have.has(`${id}:${d}`)));
+    const missingDays = days.filter((d) => missing.some((id) => !have.has(`${id}:${d}`)));
+    await this.fill(missing, missingDays);
+  }
+
+  /** One chunk's `dayRows`, with each day's count of stored windows (counted or not). */
+  private async readRows(
+    ids: readonly number[],
+    days: readonly number[],
+    priceAt: (day: number) => number,
+  ): Promise<(PowerDayRows & { stored: number })[]> {
+    const counted = sql`(m1_readings > 0 or m2_readings > 0)`;
+    const energy = sql`(case when m1_readings > 0 then m1_kwh else 0 end + case when m2_readings > 0 then m2_kwh else 0 end)`;
+    const prices = sql.join(
+      days.map((d) => sql`(${sql.raw(integerLiteral(d))}, cast(${priceAt(d)} as double precision))`),
+    );
+    const cost = sql`${energy} * p.price`;
+    const idList = sql.raw(ids.map(integerLiteral).join(', '));
+    const text = sql`row_head || ',"cost":' || ${jsonNumber(rounded(cost, 3))} || '}'`;
+    const concat =
+      this.dialect === 'postgres'
+        ? sql`string_agg(${text}, ',' order by fbox_id)`
+        : sql`group_concat(${text}, ',' order by fbox_id)`;
+    const { rows } = await sql<{
+      day_ts: number | string;
+      text: string | null;
+      rows: number | string;
+      stored: number | string;
+      energy_kwh: number | null;
+      cost: number | null;
+      resets: number | string | null;
+      hashes_th: number | null;
+      hash_kwh: number | null;
+    }>`
+      with p (day_ts, price) as (values ${prices})
+      select d.day_ts, ${concat} filter (where ${counted}) as text,
+        count(*) filter (where ${counted}) as rows, count(*) as stored,
+        sum(${energy}) filter (where ${counted}) as energy_kwh,
+        sum(${cost}) filter (where ${counted}) as cost,
+        sum(m1_resets + m2_resets) filter (where ${counted}) as resets,
+        sum(hashes_th) filter (where ${counted}) as hashes_th,
+        sum(hash_kwh) filter (where ${counted}) as hash_kwh
+      from p join fbox_power_days d on d.day_ts = p.day_ts
+      where d.fbox_id in (${idList})
+      group by d.day_ts`.execute(this.db);
+    return rows.map((r) => ({
+      day_ts: Number(r.day_ts),
+      text: r.text ?? '',
+      rows: Number(r.rows),
+      stored: Number(r.stored),
+      energy_kwh: Number(r.energy_kwh ?? 0),
+      cost: Number(r.cost ?? 0),
+      resets: Number(r.resets ?? 0),
+      hashes_th: Number(r.hashes_th ?? 0),
+      hash_kwh: Number(r.hash_kwh ?? 0),
+    }));
   }
 
   /**
@@ -235,6 +363,16 @@ export class PowerDayRepository {
       sql`sum(case when no = ${sql.lit(no)} then ${sql.ref(column)} else 0 end)`;
     // The box's energy of an hour with a hashrate: its meters' energy then (null if neither counted).
     const boxKwh = sql`coalesce(m1.energy_kwh + m2.energy_kwh, m1.energy_kwh, m2.energy_kwh)`;
+    // The window's table row but its cost, as MeterEnergyService.statistic writes a row.
+    const m1 = sql`case when e.m1_readings > 0 then e.m1_kwh end`;
+    const m2 = sql`case when e.m2_readings > 0 then e.m2_kwh end`;
+    const efficiency = sql`case when x.hashes_th > 0 then x.hash_kwh * 3600000 / x.hashes_th end`;
+    const rowHead = sql`'{"bucket_ts":' || cast(d.day_ts as text) || ',"fbox_id":' || cast(f.id as text)
+      || ',"energy_kwh":' || ${jsonNumber(rounded(sql`(coalesce(${m1}, 0) + coalesce(${m2}, 0))`, 3))}
+      || ',"meter1_kwh":' || ${jsonNumber(rounded(m1, 3))} || ',"meter2_kwh":' || ${jsonNumber(rounded(m2, 3))}
+      || ',"resets":' || cast(coalesce(e.m1_resets, 0) + coalesce(e.m2_resets, 0) as text)
+      || ',"peak_kw":' || ${jsonNumber(rounded(sql`x.peak_kw`, 3))}
+      || ',"j_per_th":' || ${jsonNumber(rounded(efficiency, 2))}`;
     const statement = sql`
       with days (day_ts) as (values ${dayList}),
       e as (
@@ -258,16 +396,16 @@ export class PowerDayRepository {
         group by s.fbox_id, ${window('s.bucket_ts')}
       )
       insert into fbox_power_days (fbox_id, day_ts, m1_kwh, m1_resets, m1_readings, m2_kwh, m2_resets,
-        m2_readings, peak_kw, hashes_th, hash_kwh)
+        m2_readings, peak_kw, hashes_th, hash_kwh, row_head)
       select f.id, d.day_ts, coalesce(e.m1_kwh, 0), coalesce(e.m1_resets, 0), coalesce(e.m1_readings, 0),
         coalesce(e.m2_kwh, 0), coalesce(e.m2_resets, 0), coalesce(e.m2_readings, 0),
-        x.peak_kw, x.hashes_th, x.hash_kwh
+        x.peak_kw, x.hashes_th, x.hash_kwh, ${rowHead}
       from fboxes f
       cross join days d
       left join e on e.fbox_id = f.id and e.day_ts = d.day_ts
       left join x on x.fbox_id = f.id and x.day_ts = d.day_ts
       where f.id in (${idList})
-      on conflict (fbox_id, day_ts) do nothing`;
+      on conflict (day_ts, fbox_id) do nothing`;
     await this.atomically('fbox_power_days', (db) => statement.execute(db));
   }
 

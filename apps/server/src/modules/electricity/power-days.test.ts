@@ -140,6 +140,29 @@ describeDb('power statistics: settled days follow every change of their hours', 
     expect(month[0]!.energy_kwh).toBeCloseTo(days * 24 * 30, 6);
   });
 
+  it('sends a stored day as the row its hours give, costed at the price in force now', async () => {
+    const range = { from: first, to: first + days * day, bucket: 'day' };
+    const stored = await stat(range);
+    expect(stored).toHaveLength(days);
+    // A price valid since before the range, added after its days were stored: their rows follow it.
+    await t.app.db
+      .insertInto('electricity_prices')
+      .values({
+        area_id: areaId,
+        valid_from: first - 5 * day,
+        price: 0.25,
+        created_by: null,
+        created_at: now,
+      })
+      .execute();
+    const repriced = await stat(range);
+    expect(repriced.map((r) => r.cost)).toEqual(repriced.map((r) => Math.round(r.energy_kwh * 250) / 1000));
+    expect(repriced.map(({ cost: _c, ...r }) => r)).toEqual(stored.map(({ cost: _c, ...r }) => r));
+    // The fourth day summed from its hours (the clock in the next day: not settled yet) is the same row.
+    t.clock.ms = first + 4 * day + hour;
+    expect(await stat({ ...range, from: first + 3 * day, to: first + 4 * day })).toEqual([repriced[3]]);
+  });
+
   it("counts a settled day's peak in its month even when its meters counted nothing that day", async () => {
     // Day 3: the meters were silent (no energy rows), the FBOX still reported its power (peak 500 kW).
     const silent = first + 3 * day;

@@ -6,6 +6,7 @@ import type {
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatInZone } from '../../lib/export-cells.js';
+import { jsonValue } from '../../lib/json-text.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { type Columns, exportFile } from '../table-export.js';
 
@@ -54,7 +55,11 @@ export const powerStatisticExportFile = (
     const { format: _format, ...query } = q;
     const answer = await app.meterEnergy.statistic(user, query);
     const names = new Map(answer.fboxes.map((f) => [f.id, f.name]));
-    yield answer.rows.map((r) => ({ ...r, fbox_name: names.get(r.fbox_id) ?? '', bucket: answer.bucket }));
+    yield jsonValue(answer.rows).map((r) => ({
+      ...r,
+      fbox_name: names.get(r.fbox_id) ?? '',
+      bucket: answer.bucket,
+    }));
   }
   return exportFile(
     app,

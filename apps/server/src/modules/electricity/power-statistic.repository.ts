@@ -3,7 +3,12 @@ import type { Dialect } from '../../db/database.js';
 import { integerLiteral } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
 import { bucketSql, type EnergyQuery } from './meter-energy.repository.js';
-import { type LoadHour, type PowerDay, PowerDayRepository } from './power-days.repository.js';
+import {
+  type LoadHour,
+  type PowerDay,
+  PowerDayRepository,
+  type PowerDayRows,
+} from './power-days.repository.js';
 
 /** Energy and its cost of one meter in one bucket. */
 export interface CostedEnergy {
@@ -153,33 +158,6 @@ const energyOfDays = (days: PowerDay[], q: EnergyQuery, priceAt: (t: number) => 
   return mergeEnergy([out, []], q.bucket);
 };
 
-/** Settled days as day buckets: one per stored day where a meter counted, costed at the day's price. */
-const dayBucketsOf = (days: PowerDay[], priceAt: (t: number) => number): BoxBucket[] => {
-  // Per distinct day (a few dozen), not per row (thousands).
-  const prices = new Map<number, number>();
-  const out: BoxBucket[] = [];
-  for (const d of days) {
-    if (d.m1_kwh === null && d.m2_kwh === null) continue;
-    let price = prices.get(d.day_ts);
-    if (price === undefined) {
-      price = priceAt(d.day_ts);
-      prices.set(d.day_ts, price);
-    }
-    out.push({
-      fbox_id: d.fbox_id,
-      bucket_ts: d.day_ts,
-      meter1_kwh: d.m1_kwh,
-      meter2_kwh: d.m2_kwh,
-      cost: ((d.m1_kwh ?? 0) + (d.m2_kwh ?? 0)) * price,
-      resets: d.m1_resets + d.m2_resets,
-      peak_kw: d.peak_kw,
-      hashes_th: d.hashes_th,
-      hash_kwh: d.hash_kwh,
-    });
-  }
-  return out;
-};
-
 /** Settled days' demand in the query's buckets (month buckets: summed per box). */
 const demandOfDays = (days: PowerDay[], q: EnergyQuery): BoxDemand[] =>
   mergeDemand([
@@ -311,13 +289,13 @@ export class PowerStatisticRepository {
    * the clock's hour, no price change inside), read from `fbox_power_days`, and the rest as ranges
    * summed from the hours.
    */
-  private async split(
+  private async plan(
     areaId: number,
     fallback: number,
     q: EnergyQuery,
-  ): Promise<{ days: PowerDay[]; live: EnergyQuery[]; priceAt: (t: number) => number }> {
+  ): Promise<{ settled: number[]; live: EnergyQuery[]; priceAt: (t: number) => number }> {
     const { changes, priceAt } = await this.priceSchedule(areaId, fallback);
-    if (this.now === undefined || q.bucket === 'hour') return { days: [], live: [q], priceAt };
+    if (this.now === undefined || q.bucket === 'hour') return { settled: [], live: [q], priceAt };
     const settledBefore = Math.floor(this.now / hourMs) * hourMs - 3 * hourMs;
     const settled = bucketSpans({ ...q, bucket: 'day' })
       .filter((d) => d.from === d.start && d.to === d.start + dayMs && d.to <= settledBefore)
@@ -329,6 +307,16 @@ export class PowerStatisticRepository {
       if (start > at) live.push({ ...q, from: at, to: start });
       at = Math.max(at, start + dayMs);
     }
+    return { settled, live, priceAt };
+  }
+
+  /** `plan` with the settled days read (once per instance for the same boxes and days). */
+  private async split(
+    areaId: number,
+    fallback: number,
+    q: EnergyQuery,
+  ): Promise<{ days: PowerDay[]; live: EnergyQuery[]; priceAt: (t: number) => number }> {
+    const { settled, live, priceAt } = await this.plan(areaId, fallback, q);
     const key = `${q.fboxIds.join(',')}|${settled.join(',')}`;
     let days = this.settledDays.get(key);
     if (!days) {
@@ -336,6 +324,38 @@ export class PowerStatisticRepository {
       this.settledDays.set(key, days);
     }
     return { days: await days, live, priceAt };
+  }
+
+  /**
+   * Day buckets as the statistic's table: the settled days as their stored rows (JSON text) and
+   * sums, the other days as box buckets summed from the hours (see `boxBuckets`).
+   */
+  async dayTable(
+    areaId: number,
+    fallback: number,
+    q: EnergyQuery,
+  ): Promise<{ settled: PowerDayRows[]; live: BoxBucket[] }> {
+    if (q.fboxIds.length === 0) return { settled: [], live: [] };
+    const { settled, live, priceAt } = await this.plan(areaId, fallback, { ...q, bucket: 'day' });
+    const [rows, liveBuckets] = await Promise.all([
+      new PowerDayRepository(this.db, this.dialect).dayRows(q.fboxIds, settled, priceAt),
+      this.liveDayBuckets(areaId, fallback, live),
+    ]);
+    return { settled: rows, live: liveBuckets };
+  }
+
+  /** Day buckets of the parts of a range that are not settled, summed from the hours. */
+  private async liveDayBuckets(areaId: number, fallback: number, live: EnergyQuery[]): Promise<BoxBucket[]> {
+    const parts = await Promise.all(
+      live.map(async (part) => {
+        const [energy, demand] = await Promise.all([
+          this.costedFromTotals(areaId, fallback, part),
+          this.demandFromHours(part),
+        ]);
+        return boxBucketsOf(energy, demand);
+      }),
+    );
+    return parts.flat();
   }
 
   /**
@@ -489,12 +509,17 @@ export class PowerStatisticRepository {
   }
 
   /**
-   * Per box and bucket where a meter counted: its energy and cost (as `costedEnergy`), and from the
-   * hourly rollups its highest hourly maximum of power (kW) and, for efficiency, the hashes of its
-   * hours with a hashrate (average TH/s × 3600 s) with its metered energy in those hours. Settled
-   * days are read as stored, one row each: the mine-sized part of a long range.
+   * Per box and hour or month where a meter counted: its energy and cost (as `costedEnergy`), and
+   * from the hourly rollups its highest hourly maximum of power (kW) and, for efficiency, the hashes
+   * of its hours with a hashrate (average TH/s × 3600 s) with its metered energy in those hours.
+   * Settled days are read as stored, one row each: the mine-sized part of a long range. Days are
+   * `dayTable`.
    */
-  async boxBuckets(areaId: number, fallback: number, q: EnergyQuery): Promise<BoxBucket[]> {
+  async boxBuckets(
+    areaId: number,
+    fallback: number,
+    q: EnergyQuery & { bucket: 'hour' | 'month' },
+  ): Promise<BoxBucket[]> {
     if (q.fboxIds.length === 0) return [];
     if (q.bucket === 'hour') {
       const [energy, demand] = await Promise.all([
@@ -503,27 +528,14 @@ export class PowerStatisticRepository {
       ]);
       return boxBucketsOf(energy, demand);
     }
-    const { days, live, priceAt } = await this.split(areaId, fallback, q);
-    if (q.bucket === 'month') {
-      // A month may join settled days and live parts: its energy and its demand are each summed
-      // over all of them first, so a day's peak counts wherever the month has energy.
-      const [energy, ...demandParts] = await Promise.all([
-        this.costedEnergy(areaId, fallback, q),
-        ...live.map((part) => this.demandFromHours(part)),
-      ]);
-      return boxBucketsOf(energy, mergeDemand([demandOfDays(days, q), ...demandParts]));
-    }
-    // Day buckets: a day is settled or lies in one live part, never both.
-    const parts = await Promise.all(
-      live.map(async (part) => {
-        const [energy, demand] = await Promise.all([
-          this.costedFromTotals(areaId, fallback, part),
-          this.demandFromHours(part),
-        ]);
-        return boxBucketsOf(energy, demand);
-      }),
-    );
-    return [dayBucketsOf(days, priceAt), ...parts].flat();
+    // A month may join settled days and live parts: its energy and its demand are each summed
+    // over all of them first, so a day's peak counts wherever the month has energy.
+    const { days, live } = await this.split(areaId, fallback, q);
+    const [energy, ...demandParts] = await Promise.all([
+      this.costedEnergy(areaId, fallback, q),
+      ...live.map((part) => this.demandFromHours(part)),
+    ]);
+    return boxBucketsOf(energy, mergeDemand([demandOfDays(days, q), ...demandParts]));
   }
 
   private async demandFromHours(q: EnergyQuery): Promise<BoxDemand[]> {
