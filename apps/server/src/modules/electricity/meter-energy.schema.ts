@@ -122,6 +122,24 @@ export interface FboxPowerDaysTable {
   row_head: string;
 }
 
+/**
+ * A set of FBOXes' table rows of one settled day (migration 0036): the rows' JSON text joined (''
+ * when no meter counted), costed at `price`, and their sums.
+ */
+export interface FboxPowerDaySetsTable {
+  /** The set: its size and a digest of its sorted ids. */
+  boxes: string;
+  day_ts: number;
+  price: number;
+  rows_json: string;
+  rows: number;
+  energy_kwh: number;
+  cost: number;
+  resets: number;
+  hashes_th: number;
+  hash_kwh: number;
+}
+
 /** A set of FBOXes' summed hourly power in one settled hour (migration 0033); null: no reading. */
 export interface FboxLoadHoursTable {
   /** The set: its size and a digest of its sorted ids. */
@@ -134,6 +152,7 @@ export interface FboxLoadHoursTable {
 declare module '../../db/schema.js' {
   interface DB {
     fbox_power_days: FboxPowerDaysTable;
+    fbox_power_day_sets: FboxPowerDaySetsTable;
     fbox_load_hours: FboxLoadHoursTable;
   }
 }

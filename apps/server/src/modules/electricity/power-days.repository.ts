@@ -3,6 +3,7 @@ import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { integerLiteral } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
+import type { FboxPowerDaySetsTable } from './meter-energy.schema.js';
 
 /**
  * A stored window as the statistic reads it: each meter's energy (null where the meter counted no
@@ -24,16 +25,7 @@ export interface PowerDay {
  * One settled day of the statistic's table: its rows as JSON text (without the brackets) and the
  * sums of those rows.
  */
-export interface PowerDayRows {
-  day_ts: number;
-  text: string;
-  rows: number;
-  energy_kwh: number;
-  cost: number;
-  resets: number;
-  hashes_th: number;
-  hash_kwh: number;
-}
+export type PowerDayRows = Omit<FboxPowerDaySetsTable, 'boxes' | 'price' | 'rows_json'> & { text: string };
 
 /**
  * `value` rounded to `digits` decimals as the service rounds (`Math.round(v × 10^d) / 10^d`: half
@@ -118,6 +110,13 @@ export class PowerDayRepository {
     }
     for (const [key, ids] of byRange) {
       const [from, to] = key.split(':').map(Number) as [number, number];
+      // Sets of boxes are kept by digest: every set's days there go (before the windows: the
+      // order readers lock in).
+      await this.db
+        .deleteFrom('fbox_power_day_sets')
+        .where('day_ts', '>', from - dayMs)
+        .where('day_ts', '<=', to)
+        .execute();
       for (let i = 0; i < ids.length; i += chunk)
         await this.db
           .deleteFrom('fbox_power_days')
@@ -134,6 +133,10 @@ export class PowerDayRepository {
    */
   async forgetFrom(from: number): Promise<void> {
     await this.db
+      .deleteFrom('fbox_power_day_sets')
+      .where('day_ts', '>', from - dayMs)
+      .execute();
+    await this.db
       .deleteFrom('fbox_power_days')
       .where('day_ts', '>', from - dayMs)
       .execute();
@@ -142,6 +145,7 @@ export class PowerDayRepository {
 
   /** Forgets windows and load hours starting before `before` (their hourly rollups are past retention). */
   async pruneBefore(before: number): Promise<void> {
+    await this.db.deleteFrom('fbox_power_day_sets').where('day_ts', '<', before).execute();
     await this.db.deleteFrom('fbox_power_days').where('day_ts', '<', before).execute();
     await this.db.deleteFrom('fbox_load_hours').where('hour_ts', '<', before).execute();
   }
@@ -215,11 +219,12 @@ export class PowerDayRepository {
   }
 
   /**
-   * The statistic's table rows of the windows starting at `days`, per day: the JSON text of the
-   * rows (boxes in id order; only windows where a meter counted, each costed at its day's price)
-   * and the day's sums. Filled from the hours first where not stored yet. A month of a 200-box
-   * mine is one short read: the rows were written as text when their window was summed, so no
-   * figure of them is read or printed here but the cost (docs/statistics.md "Speed").
+   * The statistic's table rows of the windows starting at `days`, per day where a meter counted:
+   * the JSON text of the rows (boxes in id order, each costed at its day's price) and the day's
+   * sums. A month of a 200-box mine is 30 short reads: each day's rows of a set of boxes are kept
+   * as one text at the price they were costed at (`fbox_power_day_sets`), made on the first read
+   * from the windows' stored rows (`row_head`), again when the day's price is another
+   * (docs/statistics.md "Speed").
    */
   async dayRows(
     fboxIds: readonly number[],
@@ -227,8 +232,95 @@ export class PowerDayRepository {
     priceAt: (day: number) => number,
   ): Promise<PowerDayRows[]> {
     if (fboxIds.length === 0 || days.length === 0) return [];
+    const boxes = boxSetKey(fboxIds);
+    const read = async () =>
+      (
+        await this.db
+          .selectFrom('fbox_power_day_sets')
+          .select([
+            'day_ts',
+            'price',
+            'rows_json',
+            'rows',
+            'energy_kwh',
+            'cost',
+            'resets',
+            'hashes_th',
+            'hash_kwh',
+          ])
+          .where('boxes', '=', boxes)
+          .where('day_ts', 'in', days)
+          .execute()
+      )
+        .filter((r) => Number(r.price) === priceAt(Number(r.day_ts)))
+        .map(
+          (r): PowerDayRows => ({
+            day_ts: Number(r.day_ts),
+            text: r.rows_json,
+            rows: Number(r.rows),
+            energy_kwh: Number(r.energy_kwh),
+            cost: Number(r.cost),
+            resets: Number(r.resets),
+            hashes_th: Number(r.hashes_th),
+            hash_kwh: Number(r.hash_kwh),
+          }),
+        );
+    let rows = await read();
+    if (rows.length < days.length) {
+      const have = new Set(rows.map((r) => r.day_ts));
+      const wanted = days.filter((d) => !have.has(d));
+      // Made under the lock the windows' forgetting conflicts with: a day whose windows a writer
+      // forgets meanwhile is forgotten after it, or made from the writer's committed hours.
+      await this.atomically('fbox_power_day_sets', async (db) => {
+        const made = await new PowerDayRepository(db, this.dialect).windowRows(fboxIds, wanted, priceAt);
+        await db
+          .insertInto('fbox_power_day_sets')
+          .values(
+            made.map((r) => ({
+              boxes,
+              day_ts: r.day_ts,
+              price: priceAt(r.day_ts),
+              rows_json: r.text,
+              rows: r.rows,
+              energy_kwh: r.energy_kwh,
+              cost: r.cost,
+              resets: r.resets,
+              hashes_th: r.hashes_th,
+              hash_kwh: r.hash_kwh,
+            })),
+          )
+          .onConflict((c) =>
+            c.columns(['boxes', 'day_ts']).doUpdateSet((eb) => ({
+              price: eb.ref('excluded.price'),
+              rows_json: eb.ref('excluded.rows_json'),
+              rows: eb.ref('excluded.rows'),
+              energy_kwh: eb.ref('excluded.energy_kwh'),
+              cost: eb.ref('excluded.cost'),
+              resets: eb.ref('excluded.resets'),
+              hashes_th: eb.ref('excluded.hashes_th'),
+              hash_kwh: eb.ref('excluded.hash_kwh'),
+            })),
+          )
+          .execute();
+      });
+      rows = await read();
+    }
+    return rows.filter((r) => r.rows > 0).sort((a, b) => a.day_ts - b.day_ts);
+  }
+
+  /** `dayRows` from the windows' stored rows, filling missing windows first; every day, even empty. */
+  private async windowRows(
+    fboxIds: readonly number[],
+    days: readonly number[],
+    priceAt: (day: number) => number,
+  ): Promise<PowerDayRows[]> {
     const ids = [...fboxIds].sort((a, b) => a - b);
-    const byDay = new Map<number, PowerDayRows>();
+    const byDay = new Map<number, PowerDayRows>(
+      days.map((d) => [
+        d,
+        { day_ts: d, text: '', rows: 0, energy_kwh: 0, cost: 0, resets: 0, hashes_th: 0, hash_kwh: 0 },
+      ]),
+    );
     // Chunks in id order: a day's texts join in the boxes' order.
     for (let i = 0; i < ids.length; i += chunk) {
       const part = ids.slice(i, i + chunk);
@@ -239,12 +331,8 @@ export class PowerDayRepository {
       }
       for (const r of rows) {
         if (r.rows === 0) continue;
-        const day = byDay.get(r.day_ts);
-        if (!day) {
-          byDay.set(r.day_ts, r);
-          continue;
-        }
-        day.text += `,${r.text}`;
+        const day = byDay.get(r.day_ts)!;
+        day.text = day.text === '' ? r.text : `${day.text},${r.text}`;
         day.rows += r.rows;
         day.energy_kwh += r.energy_kwh;
         day.cost += r.cost;
@@ -253,7 +341,7 @@ export class PowerDayRepository {
         day.hash_kwh += r.hash_kwh;
       }
     }
-    return [...byDay.values()].sort((a, b) => a.day_ts - b.day_ts);
+    return [...byDay.values()];
   }
 
   /** Fills the windows of `ids` × `days` missing from `stored`. */
@@ -410,20 +498,19 @@ export class PowerDayRepository {
   }
 
   /**
-   * Runs a fill statement so no writer's change of the hours it reads goes unforgotten: on SQLite
-   * the statement alone is atomic; on PostgreSQL it holds a lock that is self-exclusive and
-   * exclusive of the row-exclusive lock a writer's forgetting takes, to the end of its transaction.
+   * Runs a fill in a transaction so no writer's change of the rows it reads goes unforgotten: on
+   * SQLite the one connection runs it alone; on PostgreSQL it holds a lock on `table` that is
+   * self-exclusive and exclusive of the row-exclusive lock a writer's forgetting takes, to the end
+   * of its transaction. Writers forget the day sets before the windows, the order a set's fill
+   * locks them in.
    */
   private async atomically(
-    table: 'fbox_power_days' | 'fbox_load_hours',
+    table: 'fbox_power_days' | 'fbox_load_hours' | 'fbox_power_day_sets',
     fill: (db: Kysely<DB> | Transaction<DB>) => Promise<unknown>,
   ): Promise<void> {
-    if (this.dialect === 'sqlite') {
-      await fill(this.db);
-      return;
-    }
     const fillIn = async (trx: Kysely<DB> | Transaction<DB>) => {
-      await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
+      if (this.dialect === 'postgres')
+        await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
       await fill(trx);
     };
     if (this.db.isTransaction) await fillIn(this.db);

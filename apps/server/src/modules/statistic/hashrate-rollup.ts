@@ -128,6 +128,8 @@ export const rollupHashrate = async (
         .transaction()
         .execute((trx) => sql.raw(minerHour(h, end, first, first + minersPerTransaction)).execute(trx));
     await db.transaction().execute(async (trx) => {
+      // The settled days holding this hour or after it (their totals change) are forgotten first.
+      await sql`delete from fleet_hashrate_days where day_ts > ${sql.raw(lit(h - day))}`.execute(trx);
       await sql`delete from fleet_hashrate_1h where hour_ts = ${sql.raw(lit(h))}`.execute(trx);
       await sql.raw(fleetHour(h, end)).execute(trx);
       await sql`insert into fleet_hashrate_keys (area_id, dim, key) select distinct area_id, dim, key from fleet_hashrate_1h where hour_ts = ${sql.raw(lit(h))} on conflict (area_id, dim, key) do nothing`.execute(
@@ -144,4 +146,5 @@ export const pruneHashrate = async (db: Kysely<DB>, now: number, retentionDays: 
   const cutoff = lit(now - retentionDays * day);
   await sql`delete from miner_hashrate_1h where hour_ts < ${sql.raw(cutoff)}`.execute(db);
   await sql`delete from fleet_hashrate_1h where hour_ts < ${sql.raw(cutoff)}`.execute(db);
+  await sql`delete from fleet_hashrate_days where day_ts < ${sql.raw(cutoff)}`.execute(db);
 };

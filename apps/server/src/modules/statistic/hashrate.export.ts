@@ -7,6 +7,7 @@ import {
 } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatInZone, roundCell } from '../../lib/export-cells.js';
+import { jsonValue } from '../../lib/json-text.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { type Columns, exportFile } from '../table-export.js';
 
@@ -59,7 +60,7 @@ export const hashrateExportFile = (
     const out: Line[] = [];
     for (const t of o.totals) {
       out.push({ ...t, series: translate(lang, 'hashrateExport.total') });
-      for (const r of o.rows)
+      for (const r of jsonValue(o.rows))
         if (r.bucket_ts === t.bucket_ts) out.push({ ...r, series: names.get(r.key) ?? `#${r.key}` });
     }
     yield out;

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { integerLiteral as lit } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
@@ -105,6 +105,13 @@ export class SumsGrid {
     });
   }
 
+  /** The index of point `p` (one of the grid's points). */
+  index(p: number): number {
+    const j = this.points.get(p);
+    if (j === undefined) throw new Error(`not a point of the grid: ${p}`);
+    return j;
+  }
+
   /** Where cell (series `i`, point `j`) begins in `values`. */
   cell(i: number, j: number): number {
     return (i * this.at.length + j) * sumCount;
@@ -125,7 +132,7 @@ export class SumsGrid {
 /** Hashrate overview's reads of the hourly rollups (migration 0023) and the names of its series. Kysely only. */
 export class HashrateRepository {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<DB> | Transaction<DB>,
     private readonly dialect: Dialect,
   ) {}
 
@@ -224,6 +231,44 @@ export class HashrateRepository {
       .select(['dim', 'key', 'hour_ts', ...sums.map((c, i) => sql.ref(c).as(hashrateSumNames[i]!))])
       .execute();
     return fleetRowsOf(rows as Record<string, unknown>[], shift);
+  }
+
+  /** The stored settled days of a split (`fleet_hashrate_days`): each day's rows as JSON text. */
+  async storedDays(areaId: number, dim: string, days: readonly number[]): Promise<Map<number, string>> {
+    if (days.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('fleet_hashrate_days')
+      .select(['day_ts', 'rows_json'])
+      .where('area_id', '=', areaId)
+      .where('dim', '=', dim)
+      .where('day_ts', 'in', days)
+      .execute();
+    return new Map(rows.map((r) => [Number(r.day_ts), r.rows_json]));
+  }
+
+  /**
+   * Computes and stores settled days of a split: `compute` reads the totals it needs through the
+   * repository it is given and answers each day's rows text. No rollup's change of those hours goes
+   * unforgotten: on SQLite the connection is one, so the transaction runs alone; on PostgreSQL it
+   * holds a lock that conflicts with the row-exclusive lock the rollup's forgetting takes, so the
+   * rollup forgets these days after it, or this reads the rollup's committed hours.
+   */
+  async fillDays(
+    areaId: number,
+    dim: string,
+    compute: (repo: HashrateRepository) => Promise<Map<number, string>>,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres')
+        await sql`lock table fleet_hashrate_days in share row exclusive mode`.execute(trx);
+      const days = await compute(new HashrateRepository(trx, this.dialect));
+      if (days.size === 0) return;
+      await trx
+        .insertInto('fleet_hashrate_days')
+        .values([...days].map(([day_ts, rows_json]) => ({ area_id: areaId, dim, day_ts, rows_json })))
+        .onConflict((c) => c.columns(['area_id', 'dim', 'day_ts']).doNothing())
+        .execute();
+    });
   }
 
   /** Ids and names of a mine's FBOXes. */

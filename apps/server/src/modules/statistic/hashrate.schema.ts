@@ -58,8 +58,20 @@ export interface FleetHashrateKeysTable {
   key: string;
 }
 
+/**
+ * A settled day of a split (migration 0037): the overview's rows of its keys for the 24-hour
+ * window starting at `day_ts`, as JSON text without brackets ('' when no key had data).
+ */
+export interface FleetHashrateDaysTable {
+  area_id: number;
+  dim: string;
+  day_ts: number;
+  rows_json: string;
+}
+
 declare module '../../db/schema.js' {
   interface DB {
+    fleet_hashrate_days: FleetHashrateDaysTable;
     miner_hashrate_1h: MinerHashrate1hTable;
     fleet_hashrate_1h: FleetHashrate1hTable;
     fleet_hashrate_keys: FleetHashrateKeysTable;

@@ -9,6 +9,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import { JsonText } from '../../lib/json-text.js';
 import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { UserRepository } from '../user/user.repository.js';
@@ -57,6 +58,93 @@ const empty: HashrateStat = {
 /** Local midnight (epoch ms) of the day holding `ts`, in a zone `offsetMs` east of UTC. */
 const dayStart = (ts: number, offsetMs: number) => Math.floor((ts + offsetMs) / day) * day - offsetMs;
 
+/** The overview as sent: its rows may be JSON text (settled days are stored as text). */
+export type HashrateOverviewAnswer = Omit<HashrateOverview, 'rows'> & {
+  rows: HashrateOverview['rows'] | JsonText<HashrateOverview['rows']>;
+};
+
+/** The edges of these days (their starts and ends), sorted, each once. */
+const dayEdges = (days: readonly number[]): number[] =>
+  [...new Set(days.flatMap((d) => [d, d + day]))].sort((a, b) => a - b);
+
+/**
+ * Per bucket `starts[j]`, the statistic of each series `i` of `series` (0: the whole mine) from its
+ * cell at point `after(j)` less the one at `before(j)` (-1: the cell holds the bucket's own sums),
+ * handed to `add` where there is one. Averages are over the mine's wall time.
+ */
+const eachStat = (
+  grid: SumsGrid,
+  series: readonly number[],
+  starts: readonly number[],
+  before: (j: number) => number,
+  after: (j: number) => number,
+  add: (stat: HashrateStat, ts: number, i: number) => void,
+): void => {
+  const v = grid.values;
+  starts.forEach((ts, j) => {
+    const a = before(j);
+    const b = after(j);
+    const wallS = a < 0 ? v[grid.cell(0, b)]! : v[grid.cell(0, b)]! - v[grid.cell(0, a)]!;
+    for (const i of series) {
+      const stat = cellStat(v, grid.cell(i, b), a < 0 ? -1 : grid.cell(i, a), wallS);
+      if (stat) add(stat, ts, i);
+    }
+  });
+};
+
+/** The whole mine's statistic per bucket (see `eachStat`). */
+const totalsOf = (
+  grid: SumsGrid,
+  starts: readonly number[],
+  before: (j: number) => number,
+  after: (j: number) => number,
+): HashrateOverview['totals'] => {
+  const out: HashrateOverview['totals'] = [];
+  eachStat(grid, [0], starts, before, after, (stat, ts) => out.push({ bucket_ts: ts, ...stat }));
+  return out;
+};
+
+/** Each series' rows per bucket (see `eachStat`), in bucket then key order. */
+const rowsOf = (
+  grid: SumsGrid,
+  pairs: readonly [string, string][],
+  starts: readonly number[],
+  before: (j: number) => number,
+  after: (j: number) => number,
+): HashrateOverview['rows'] => {
+  const rows: HashrateOverview['rows'] = [];
+  const series = pairs.map((_, i) => i).slice(1);
+  eachStat(grid, series, starts, before, after, (stat, ts, i) => {
+    // The row is the stat with its bucket and key added: no second object per row.
+    const row = stat as HashrateOverview['rows'][number];
+    row.bucket_ts = ts;
+    row.key = pairs[i]![1];
+    rows.push(row);
+  });
+  return rows;
+};
+
+/** Days' rows from running totals at (at least) their edges, as JSON text per day ('' when none). */
+const dayRowsText = (
+  grid: SumsGrid,
+  pairs: readonly [string, string][],
+  days: readonly number[],
+): Map<number, string> =>
+  new Map(
+    days.map((d) => [
+      d,
+      JSON.stringify(
+        rowsOf(
+          grid,
+          pairs,
+          [d],
+          () => grid.index(d),
+          () => grid.index(d + day),
+        ),
+      ).slice(1, -1),
+    ]),
+  );
+
 /**
  * Hashrate overview of a mine (docs/statistics.md, "Hashrate overview"): read from the hourly
  * per-split rollups' running totals, so a range costs a few index look-ups per series and bucket
@@ -65,7 +153,9 @@ const dayStart = (ts: number, offsetMs: number) => Math.floor((ts + offsetMs) / 
 export class HashrateService {
   private readonly repo: HashrateRepository;
 
-  constructor(private readonly deps: { db: Kysely<DB>; dialect: Dialect; areas: AreaService }) {
+  constructor(
+    private readonly deps: { db: Kysely<DB>; dialect: Dialect; areas: AreaService; clock: () => number },
+  ) {
     this.repo = new HashrateRepository(deps.db, deps.dialect);
   }
 
@@ -89,7 +179,7 @@ export class HashrateService {
     return names;
   }
 
-  async overview(user: AreaCaller, q: HashrateOverviewQuery): Promise<HashrateOverview> {
+  async overview(user: AreaCaller, q: HashrateOverviewQuery): Promise<HashrateOverviewAnswer> {
     await this.deps.areas.requireAccess(user, q.area_id);
     const { zone, offsetMs } = await this.zoneOf(user);
     let from = Math.floor(q.from / hour) * hour;
@@ -104,45 +194,69 @@ export class HashrateService {
     const edges: number[] = [from];
     if (q.bucket === 'day') for (let e = from + day; e < to; e += day) edges.push(e);
     edges.push(to);
-    const totals = await this.repo.totalsAt(q.area_id, pairs, edges);
 
-    // Per bucket: differences of the running totals at its edges (days), or the hourly rows.
-    let grid = totals;
-    let starts = edges.slice(0, -1);
-    let before: (j: number) => number = (j) => j;
-    let after: (j: number) => number = (j) => j + 1;
-    if (q.bucket === 'hour') {
-      starts = [];
-      for (let h = from; h < to; h += hour) starts.push(h);
-      grid = new SumsGrid(pairs, starts);
-      grid.add(await this.repo.hours(q.area_id, q.split, from, to));
-      before = () => -1;
-      after = (j) => j;
-    }
-    const totalRows: HashrateOverview['totals'] = [];
-    const rows: HashrateOverview['rows'] = [];
-    const v = grid.values;
-    starts.forEach((ts, j) => {
-      const a = before(j);
-      const b = after(j);
-      const wallS = a < 0 ? v[grid.cell(0, b)]! : v[grid.cell(0, b)]! - v[grid.cell(0, a)]!;
-      const total = cellStat(v, grid.cell(0, b), a < 0 ? -1 : grid.cell(0, a), wallS);
-      if (total) totalRows.push({ bucket_ts: ts, ...total });
-      for (let i = 1; i < pairs.length; i++) {
-        const stat = cellStat(v, grid.cell(i, b), a < 0 ? -1 : grid.cell(i, a), wallS);
-        if (!stat) continue;
-        // The row is the stat with its bucket and key added: no second object per row.
-        const row = stat as HashrateOverview['rows'][number];
-        row.bucket_ts = ts;
-        row.key = pairs[i]![1];
-        rows.push(row);
+    let totals: SumsGrid;
+    let totalRows: HashrateOverview['totals'];
+    let rows: HashrateOverviewAnswer['rows'];
+    if (q.bucket === 'day') {
+      // Settled days' rows are stored as text (computed once); the mine's total per day, the
+      // series over the range and the other days come from the running totals.
+      const days = edges.slice(0, -1);
+      const settledBefore = Math.floor(this.deps.clock() / hour) * hour - 3 * hour;
+      const settled = days.filter((d) => d + day <= settledBefore);
+      let stored = await this.repo.storedDays(q.area_id, q.split, settled);
+      const missing = settled.filter((d) => !stored.has(d));
+      if (missing.length > 0) {
+        await this.repo.fillDays(q.area_id, q.split, async (repo) =>
+          dayRowsText(await repo.totalsAt(q.area_id, pairs, dayEdges(missing)), pairs, missing),
+        );
+        stored = await this.repo.storedDays(q.area_id, q.split, settled);
       }
-    });
+      const open = days.filter((d) => !stored.has(d));
+      const [all, split] = await Promise.all([
+        this.repo.totalsAt(q.area_id, [['all', '']], edges),
+        this.repo.totalsAt(
+          q.area_id,
+          pairs,
+          [...new Set([from, to, ...dayEdges(open)])].sort((a, b) => a - b),
+        ),
+      ]);
+      const live = dayRowsText(split, pairs, open);
+      totals = split;
+      totalRows = totalsOf(
+        all,
+        days,
+        (j) => j,
+        (j) => j + 1,
+      );
+      const text = days.map((d) => stored.get(d) ?? live.get(d) ?? '').filter((t) => t !== '');
+      rows = new JsonText(`[${text.join(',')}]`);
+    } else {
+      const starts: number[] = [];
+      for (let h = from; h < to; h += hour) starts.push(h);
+      const grid = new SumsGrid(pairs, starts);
+      grid.add(await this.repo.hours(q.area_id, q.split, from, to));
+      totals = await this.repo.totalsAt(q.area_id, pairs, edges);
+      totalRows = totalsOf(
+        grid,
+        starts,
+        () => -1,
+        (j) => j,
+      );
+      rows = rowsOf(
+        grid,
+        pairs,
+        starts,
+        () => -1,
+        (j) => j,
+      );
+    }
 
-    const last = edges.length - 1;
+    const first = totals.index(from);
+    const last = totals.index(to);
     const range = (i: number, wallS: number) =>
-      cellStat(totals.values, totals.cell(i, last), totals.cell(i, 0), wallS);
-    const allWallS = totals.values[totals.cell(0, last)]! - totals.values[totals.cell(0, 0)]!;
+      cellStat(totals.values, totals.cell(i, last), totals.cell(i, first), wallS);
+    const allWallS = totals.values[totals.cell(0, last)]! - totals.values[totals.cell(0, first)]!;
     const names = await this.names(q.area_id, q.split, keys);
     const series = keys
       .map((key, i) => ({ key, stat: range(i + 1, allWallS) }))

@@ -411,6 +411,29 @@ describeDb('hashrate overview: rollups and reads against a brute-force oracle', 
     expect(await fromScratch(4)).toEqual(whole);
   });
 
+  it('stores the settled days it answers, and forgets those a rollup rewrites', async () => {
+    const storedDays = async () =>
+      Number(
+        (
+          await t.app.db
+            .selectFrom('fleet_hashrate_days')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await t.app.db.deleteFrom('fleet_hashrate_days').execute();
+    const query = { from: created, to: end + day, bucket: 'day', split: 'fbox' };
+    const before = (await ask('hashrate', query)).data;
+    // The whole days that ended 3 hours before the clock: the first two of the three.
+    expect(await storedDays()).toBe(2);
+    expect((await ask('hashrate', query)).data).toEqual(before);
+    // Rolled up again from scratch, every hour is rewritten: every stored day is forgotten.
+    await t.app.db.deleteFrom('fleet_hashrate_1h').execute();
+    await rollupHashrate(t.app.db, rolledTo, 10 * day);
+    expect(await storedDays()).toBe(0);
+    expect((await ask('hashrate', query)).data).toEqual(before);
+  });
+
   it('refuses bad ranges on the end field, another mine, and a sub-account without the mine', async () => {
     const backwards = await ask('hashrate', { from: created, to: created });
     expect(backwards.code).not.toBe(Code.OK);

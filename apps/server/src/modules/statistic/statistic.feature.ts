@@ -2,6 +2,7 @@ import { defineFeature } from '../feature.js';
 import { fleetHourlyMigration } from './hashrate.migration.js';
 import { statisticHandlers } from './hashrate.routes.js';
 import { HashrateService } from './hashrate.service.js';
+import { hashrateDaysMigration } from './hashrate-days.migration.js';
 import { pruneHashrate, rollupHashrate } from './hashrate-rollup.js';
 import './hashrate.schema.js';
 
@@ -17,10 +18,13 @@ declare module 'fastify' {
  */
 export const statisticFeature = defineFeature({
   name: 'statistic',
-  migrations: () => ({ '0023_fleet_hourly': fleetHourlyMigration }),
+  migrations: () => ({
+    '0023_fleet_hourly': fleetHourlyMigration,
+    '0037_fleet_hashrate_days': hashrateDaysMigration,
+  }),
   register(app) {
     const { db, clock, config } = app;
-    app.decorate('hashrate', new HashrateService({ db, dialect: app.dbDialect, areas: app.areas }));
+    app.decorate('hashrate', new HashrateService({ db, dialect: app.dbDialect, areas: app.areas, clock }));
     app.jobs.add({
       name: 'hashrate-rollup',
       periodMs: 60_000,
