@@ -101,21 +101,32 @@ export const clickUntilGone = async (button: Locator, gone: Locator = button) =>
 /**
  * Opens a hover menu (`trigger`), clicks its item named `item` and resolves with the download it
  * starts, the menu closed again. A click that lands while the menu opens or closes starts nothing
- * (CI: a 30 s wait for a download that never came): it is tried again, at most three times, 15 s
- * each.
+ * (CI: a 30 s wait for a download that never came), and one the header takes is lost: it is
+ * tried again, at most three times, 15 s each.
  */
 export const downloadFromMenu = async (page: Page, trigger: Locator, item: string): Promise<Download> => {
   for (let attempt = 1; ; attempt++) {
     const started = page.waitForEvent('download', { timeout: 15_000 });
     started.catch(() => undefined);
+    // Mid-screen: a trigger scrolled to the top edge opens its menu under the sticky header,
+    // which then takes the click (CI).
+    await trigger.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await trigger.hover();
     const entry = page.getByRole('menuitem', { name: item });
     await entry.waitFor();
-    await entry.click();
-    const download = await started.catch((error: unknown) => {
-      if (attempt === 3) throw error;
-      return undefined;
-    });
+    const clicked = await entry.click({ timeout: 5000 }).then(
+      () => true,
+      (error: unknown) => {
+        if (attempt === 3) throw error;
+        return false;
+      },
+    );
+    const download = clicked
+      ? await started.catch((error: unknown) => {
+          if (attempt === 3) throw error;
+          return undefined;
+        })
+      : undefined;
     // The menu closes before the next call (or attempt) opens it again.
     await page.mouse.move(0, 0);
     await entry.waitFor({ state: 'hidden' });

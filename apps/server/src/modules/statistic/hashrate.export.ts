@@ -58,9 +58,10 @@ export const hashrateExportFile = (
     const o = await app.hashrate.overview(user, q);
     const names = new Map(o.series.map((s) => [s.key, seriesName(lang, o.split, s.key, s.name)]));
     const out: Line[] = [];
-    for (const t of o.totals) {
+    const rows = jsonValue(o.rows);
+    for (const t of jsonValue(o.totals)) {
       out.push({ ...t, series: translate(lang, 'hashrateExport.total') });
-      for (const r of jsonValue(o.rows))
+      for (const r of rows)
         if (r.bucket_ts === t.bucket_ts) out.push({ ...r, series: names.get(r.key) ?? `#${r.key}` });
     }
     yield out;

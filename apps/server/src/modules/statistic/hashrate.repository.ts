@@ -2,6 +2,7 @@ import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kys
 import type { Dialect } from '../../db/database.js';
 import { integerLiteral as lit } from '../../db/literal.js';
 import type { DB } from '../../db/schema.js';
+import type { FleetHashrateDaysTable } from './hashrate.schema.js';
 
 /** The sums a statistic of the mine is made of (over one split key and span). */
 export interface HashrateSums {
@@ -24,6 +25,9 @@ export const hashrateSumNames = [
   'hashrate_s',
   'theo_s',
 ] as const satisfies readonly (keyof HashrateSums)[];
+
+/** A settled day's rows as stored: its split (or `all`), bucket, start and text. */
+export type StoredDay = Omit<FleetHashrateDaysTable, 'area_id'>;
 
 /** One miner's sums between two hours, with what the worst-miners list shows of it. */
 export interface MinerSums {
@@ -233,40 +237,42 @@ export class HashrateRepository {
     return fleetRowsOf(rows as Record<string, unknown>[], shift);
   }
 
-  /** The stored settled days of a split (`fleet_hashrate_days`): each day's rows as JSON text. */
-  async storedDays(areaId: number, dim: string, days: readonly number[]): Promise<Map<number, string>> {
+  /** The stored settled days of a split (`fleet_hashrate_days`) in buckets of `bucket`: each day's rows text. */
+  async storedDays(
+    areaId: number,
+    dim: string,
+    bucket: StoredDay['bucket'],
+    days: readonly number[],
+  ): Promise<Map<number, string>> {
     if (days.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('fleet_hashrate_days')
       .select(['day_ts', 'rows_json'])
       .where('area_id', '=', areaId)
       .where('dim', '=', dim)
+      .where('bucket', '=', bucket)
       .where('day_ts', 'in', days)
       .execute();
     return new Map(rows.map((r) => [Number(r.day_ts), r.rows_json]));
   }
 
   /**
-   * Computes and stores settled days of a split: `compute` reads the totals it needs through the
-   * repository it is given and answers each day's rows text. No rollup's change of those hours goes
-   * unforgotten: on SQLite the connection is one, so the transaction runs alone; on PostgreSQL it
-   * holds a lock that conflicts with the row-exclusive lock the rollup's forgetting takes, so the
-   * rollup forgets these days after it, or this reads the rollup's committed hours.
+   * Computes and stores settled days: `compute` reads what it needs through the repository it is
+   * given and answers the days' texts. No rollup's change of those hours goes unforgotten: on
+   * SQLite the connection is one, so the transaction runs alone; on PostgreSQL it holds a lock that
+   * conflicts with the row-exclusive lock the rollup's forgetting takes, so the rollup forgets these
+   * days after it, or this reads the rollup's committed hours.
    */
-  async fillDays(
-    areaId: number,
-    dim: string,
-    compute: (repo: HashrateRepository) => Promise<Map<number, string>>,
-  ): Promise<void> {
+  async fillDays(areaId: number, compute: (repo: HashrateRepository) => Promise<StoredDay[]>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       if (this.dialect === 'postgres')
         await sql`lock table fleet_hashrate_days in share row exclusive mode`.execute(trx);
       const days = await compute(new HashrateRepository(trx, this.dialect));
-      if (days.size === 0) return;
+      if (days.length === 0) return;
       await trx
         .insertInto('fleet_hashrate_days')
-        .values([...days].map(([day_ts, rows_json]) => ({ area_id: areaId, dim, day_ts, rows_json })))
-        .onConflict((c) => c.columns(['area_id', 'dim', 'day_ts']).doNothing())
+        .values(days.map((d) => ({ area_id: areaId, ...d })))
+        .onConflict((c) => c.columns(['area_id', 'dim', 'bucket', 'day_ts']).doNothing())
         .execute();
     });
   }

@@ -60,11 +60,13 @@ export interface FleetHashrateKeysTable {
 
 /**
  * A settled day of a split (migration 0037): the overview's rows of its keys for the 24-hour
- * window starting at `day_ts`, as JSON text without brackets ('' when no key had data).
+ * window starting at `day_ts` in buckets of `bucket` ('day' or 'hour'), as JSON text without
+ * brackets ('' when no key had data); `all` holds the mine's hours.
  */
 export interface FleetHashrateDaysTable {
   area_id: number;
   dim: string;
+  bucket: 'day' | 'hour';
   day_ts: number;
   rows_json: string;
 }

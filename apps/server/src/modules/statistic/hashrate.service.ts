@@ -13,7 +13,7 @@ import { JsonText } from '../../lib/json-text.js';
 import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
 import { UserRepository } from '../user/user.repository.js';
-import { HashrateRepository, SumsGrid } from './hashrate.repository.js';
+import { HashrateRepository, type StoredDay, SumsGrid } from './hashrate.repository.js';
 
 const hour = 3_600_000;
 const day = 24 * hour;
@@ -59,9 +59,17 @@ const empty: HashrateStat = {
 const dayStart = (ts: number, offsetMs: number) => Math.floor((ts + offsetMs) / day) * day - offsetMs;
 
 /** The overview as sent: its rows may be JSON text (settled days are stored as text). */
-export type HashrateOverviewAnswer = Omit<HashrateOverview, 'rows'> & {
+export type HashrateOverviewAnswer = Omit<HashrateOverview, 'rows' | 'totals'> & {
   rows: HashrateOverview['rows'] | JsonText<HashrateOverview['rows']>;
+  totals: HashrateOverview['totals'] | JsonText<HashrateOverview['totals']>;
 };
+
+/** Running totals at the range's edges (for the series), the mine's rows and the split's rows. */
+interface Table {
+  totals: SumsGrid;
+  totalRows: HashrateOverviewAnswer['totals'];
+  rows: HashrateOverviewAnswer['rows'];
+}
 
 /** The edges of these days (their starts and ends), sorted, each once. */
 const dayEdges = (days: readonly number[]): number[] =>
@@ -145,6 +153,27 @@ const dayRowsText = (
     ]),
   );
 
+/** The rows and the mine's totals of the hours in `[from, to)`, from the hourly rows, as JSON text without brackets. */
+const hoursText = async (
+  repo: HashrateRepository,
+  areaId: number,
+  split: string,
+  pairs: readonly [string, string][],
+  from: number,
+  to: number,
+): Promise<{ rows: string; totals: string }> => {
+  const starts: number[] = [];
+  for (let h = from; h < to; h += hour) starts.push(h);
+  const grid = new SumsGrid(pairs, starts);
+  grid.add(await repo.hours(areaId, split, from, to));
+  const own = () => -1;
+  const at = (j: number) => j;
+  return {
+    rows: JSON.stringify(rowsOf(grid, pairs, starts, own, at)).slice(1, -1),
+    totals: JSON.stringify(totalsOf(grid, starts, own, at)).slice(1, -1),
+  };
+};
+
 /**
  * Hashrate overview of a mine (docs/statistics.md, "Hashrate overview"): read from the hourly
  * per-split rollups' running totals, so a range costs a few index look-ups per series and bucket
@@ -191,67 +220,8 @@ export class HashrateService {
     // Series in their keys' order: the rows come out sorted by bucket, then key.
     const keys = (await this.repo.keysOf(q.area_id, q.split)).sort((a, b) => a.localeCompare(b));
     const pairs: [string, string][] = [['all', ''], ...keys.map((k): [string, string] => [q.split, k])];
-    const edges: number[] = [from];
-    if (q.bucket === 'day') for (let e = from + day; e < to; e += day) edges.push(e);
-    edges.push(to);
-
-    let totals: SumsGrid;
-    let totalRows: HashrateOverview['totals'];
-    let rows: HashrateOverviewAnswer['rows'];
-    if (q.bucket === 'day') {
-      // Settled days' rows are stored as text (computed once); the mine's total per day, the
-      // series over the range and the other days come from the running totals.
-      const days = edges.slice(0, -1);
-      const settledBefore = Math.floor(this.deps.clock() / hour) * hour - 3 * hour;
-      const settled = days.filter((d) => d + day <= settledBefore);
-      let stored = await this.repo.storedDays(q.area_id, q.split, settled);
-      const missing = settled.filter((d) => !stored.has(d));
-      if (missing.length > 0) {
-        await this.repo.fillDays(q.area_id, q.split, async (repo) =>
-          dayRowsText(await repo.totalsAt(q.area_id, pairs, dayEdges(missing)), pairs, missing),
-        );
-        stored = await this.repo.storedDays(q.area_id, q.split, settled);
-      }
-      const open = days.filter((d) => !stored.has(d));
-      const [all, split] = await Promise.all([
-        this.repo.totalsAt(q.area_id, [['all', '']], edges),
-        this.repo.totalsAt(
-          q.area_id,
-          pairs,
-          [...new Set([from, to, ...dayEdges(open)])].sort((a, b) => a - b),
-        ),
-      ]);
-      const live = dayRowsText(split, pairs, open);
-      totals = split;
-      totalRows = totalsOf(
-        all,
-        days,
-        (j) => j,
-        (j) => j + 1,
-      );
-      const text = days.map((d) => stored.get(d) ?? live.get(d) ?? '').filter((t) => t !== '');
-      rows = new JsonText(`[${text.join(',')}]`);
-    } else {
-      const starts: number[] = [];
-      for (let h = from; h < to; h += hour) starts.push(h);
-      const grid = new SumsGrid(pairs, starts);
-      grid.add(await this.repo.hours(q.area_id, q.split, from, to));
-      totals = await this.repo.totalsAt(q.area_id, pairs, edges);
-      totalRows = totalsOf(
-        grid,
-        starts,
-        () => -1,
-        (j) => j,
-      );
-      rows = rowsOf(
-        grid,
-        pairs,
-        starts,
-        () => -1,
-        (j) => j,
-      );
-    }
-
+    const { totals, totalRows, rows } =
+      q.bucket === 'day' ? await this.byDay(q, pairs, from, to) : await this.byHour(q, pairs, from, to);
     const first = totals.index(from);
     const last = totals.index(to);
     const range = (i: number, wallS: number) =>
@@ -273,6 +243,108 @@ export class HashrateService {
       totals: totalRows,
       series,
       rows,
+    };
+  }
+
+  /**
+   * Day buckets: settled days' rows are stored as text (computed once); the mine's total per day,
+   * the series over the range and the other days come from the running totals at the day edges.
+   */
+  private async byDay(
+    q: HashrateOverviewQuery,
+    pairs: [string, string][],
+    from: number,
+    to: number,
+  ): Promise<Table> {
+    const days: number[] = [];
+    for (let d = from; d < to; d += day) days.push(d);
+    const edges = [...days, to];
+    const settledBefore = Math.floor(this.deps.clock() / hour) * hour - 3 * hour;
+    const settled = days.filter((d) => d + day <= settledBefore);
+    let stored = await this.repo.storedDays(q.area_id, q.split, 'day', settled);
+    const missing = settled.filter((d) => !stored.has(d));
+    if (missing.length > 0) {
+      await this.repo.fillDays(q.area_id, async (repo) => {
+        const texts = dayRowsText(await repo.totalsAt(q.area_id, pairs, dayEdges(missing)), pairs, missing);
+        return missing.map((d) => ({
+          dim: q.split,
+          bucket: 'day' as const,
+          day_ts: d,
+          rows_json: texts.get(d)!,
+        }));
+      });
+      stored = await this.repo.storedDays(q.area_id, q.split, 'day', settled);
+    }
+    const open = days.filter((d) => !stored.has(d));
+    const [all, split] = await Promise.all([
+      this.repo.totalsAt(q.area_id, [['all', '']], edges),
+      this.repo.totalsAt(
+        q.area_id,
+        pairs,
+        [...new Set([from, to, ...dayEdges(open)])].sort((a, b) => a - b),
+      ),
+    ]);
+    const live = dayRowsText(split, pairs, open);
+    const text = days.map((d) => stored.get(d) ?? live.get(d) ?? '').filter((t) => t !== '');
+    return {
+      totals: split,
+      totalRows: totalsOf(
+        all,
+        days,
+        (j) => j,
+        (j) => j + 1,
+      ),
+      rows: new JsonText(`[${text.join(',')}]`),
+    };
+  }
+
+  /**
+   * Hour buckets: settled whole UTC days inside the range keep their hours' rows and the mine's
+   * hours as text; the rest of the range is read hour by hour.
+   */
+  private async byHour(
+    q: HashrateOverviewQuery,
+    pairs: [string, string][],
+    from: number,
+    to: number,
+  ): Promise<Table> {
+    const settledBefore = Math.floor(this.deps.clock() / hour) * hour - 3 * hour;
+    const days: number[] = [];
+    for (let d = Math.ceil(from / day) * day; d + day <= Math.min(to, settledBefore); d += day) days.push(d);
+    const stored = () =>
+      Promise.all([
+        this.repo.storedDays(q.area_id, q.split, 'hour', days),
+        this.repo.storedDays(q.area_id, 'all', 'hour', days),
+      ]);
+    let [dayRows, dayTotals] = await stored();
+    const missing = days.filter((d) => !dayRows.has(d) || !dayTotals.has(d));
+    if (missing.length > 0) {
+      await this.repo.fillDays(q.area_id, async (repo) => {
+        const out: StoredDay[] = [];
+        for (const d of missing) {
+          const text = await hoursText(repo, q.area_id, q.split, pairs, d, d + day);
+          out.push(
+            { dim: q.split, bucket: 'hour', day_ts: d, rows_json: text.rows },
+            { dim: 'all', bucket: 'hour', day_ts: d, rows_json: text.totals },
+          );
+        }
+        return out;
+      });
+      [dayRows, dayTotals] = await stored();
+    }
+    // The range as stored days and the spans between them, in order.
+    const parts: { rows: string; totals: string }[] = [];
+    let at = from;
+    for (const d of [...days.filter((d) => dayRows.has(d) && dayTotals.has(d)), to]) {
+      if (d > at) parts.push(await hoursText(this.repo, q.area_id, q.split, pairs, at, d));
+      if (d < to) parts.push({ rows: dayRows.get(d)!, totals: dayTotals.get(d)! });
+      at = d + day;
+    }
+    const joined = (texts: string[]) => `[${texts.filter((t) => t !== '').join(',')}]`;
+    return {
+      totals: await this.repo.totalsAt(q.area_id, pairs, [from, to]),
+      totalRows: new JsonText(joined(parts.map((p) => p.totals))),
+      rows: new JsonText(joined(parts.map((p) => p.rows))),
     };
   }
 

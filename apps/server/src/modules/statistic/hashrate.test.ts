@@ -427,11 +427,22 @@ describeDb('hashrate overview: rollups and reads against a brute-force oracle', 
     // The whole days that ended 3 hours before the clock: the first two of the three.
     expect(await storedDays()).toBe(2);
     expect((await ask('hashrate', query)).data).toEqual(before);
+    // By hour: the one whole UTC day settled keeps its hours' rows and the mine's (2 texts), and
+    // answers as its hours do while it is not settled.
+    const hours = { from: created, to: end, bucket: 'hour', split: 'model' };
+    const byHour = (await ask('hashrate', hours)).data;
+    expect(await storedDays()).toBe(4);
+    expect(byHour.rows.length).toBeGreaterThan(48);
+    const clock = t.clock.ms;
+    t.clock.ms = created + day + 20 * hour;
+    expect((await ask('hashrate', hours)).data).toEqual(byHour);
+    t.clock.ms = clock;
     // Rolled up again from scratch, every hour is rewritten: every stored day is forgotten.
     await t.app.db.deleteFrom('fleet_hashrate_1h').execute();
     await rollupHashrate(t.app.db, rolledTo, 10 * day);
     expect(await storedDays()).toBe(0);
     expect((await ask('hashrate', query)).data).toEqual(before);
+    expect((await ask('hashrate', hours)).data).toEqual(byHour);
   });
 
   it('refuses bad ranges on the end field, another mine, and a sub-account without the mine', async () => {
