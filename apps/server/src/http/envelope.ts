@@ -11,7 +11,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../lib/api-error.js';
 import { validationMessage } from '../lib/field-errors.js';
-import { hasJsonText, JsonText, stringifyWithJsonText } from '../lib/json-text.js';
+import { hasJsonText, jsonBytes } from '../lib/json-text.js';
 
 export const envelopeOf = (
   code: CodeValue,
@@ -22,17 +22,13 @@ export const envelopeOf = (
 
 /**
  * Sends an envelope as JSON (HTTP 200 unless a transport error says otherwise). Fields of `data`
- * given as JSON text (a list page's rows, see JsonText) are spliced in as they are.
+ * given as JSON text (a list page's rows, see JsonText) are spliced in as they are, into the bytes sent.
  */
 export const sendEnvelope = (reply: FastifyReply, body: Envelope<unknown>, status = 200) =>
   reply
     .code(status)
     .type('application/json; charset=utf-8')
-    .send(
-      hasJsonText(body.data)
-        ? stringifyWithJsonText({ ...body, data: new JsonText(stringifyWithJsonText(body.data as object)) })
-        : body,
-    );
+    .send(hasJsonText(body) ? jsonBytes(body) : body);
 
 type PartialFieldError = Omit<FieldError, 'message'> & { message?: string };
 

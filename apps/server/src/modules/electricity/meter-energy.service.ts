@@ -64,7 +64,7 @@ const tableText = (
   for (const { bucket_ts } of buckets) {
     const text = stored.get(bucket_ts);
     if (text !== undefined) {
-      if (text !== '') parts.push(text);
+      parts.push(text);
       continue;
     }
     let end = next;
@@ -72,7 +72,7 @@ const tableText = (
     if (end > next) parts.push(JSON.stringify(live.slice(next, end)).slice(1, -1));
     next = end;
   }
-  return new JsonText(`[${parts.join(',')}]`);
+  return JsonText.array(parts);
 };
 
 /**

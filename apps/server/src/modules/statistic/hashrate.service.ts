@@ -285,7 +285,7 @@ export class HashrateService {
       ),
     ]);
     const live = dayRowsText(split, pairs, open);
-    const text = days.map((d) => stored.get(d) ?? live.get(d) ?? '').filter((t) => t !== '');
+    const text = days.map((d) => stored.get(d) ?? live.get(d) ?? '');
     return {
       totals: split,
       totalRows: totalsOf(
@@ -294,7 +294,7 @@ export class HashrateService {
         (j) => j,
         (j) => j + 1,
       ),
-      rows: new JsonText(`[${text.join(',')}]`),
+      rows: JsonText.array(text),
     };
   }
 
@@ -340,11 +340,10 @@ export class HashrateService {
       if (d < to) parts.push({ rows: dayRows.get(d)!, totals: dayTotals.get(d)! });
       at = d + day;
     }
-    const joined = (texts: string[]) => `[${texts.filter((t) => t !== '').join(',')}]`;
     return {
       totals: await this.repo.totalsAt(q.area_id, pairs, [from, to]),
-      totalRows: new JsonText(joined(parts.map((p) => p.totals))),
-      rows: new JsonText(joined(parts.map((p) => p.rows))),
+      totalRows: JsonText.array(parts.map((p) => p.totals)),
+      rows: JsonText.array(parts.map((p) => p.rows)),
     };
   }
 
