@@ -15,6 +15,7 @@ import { deviceHistory, retentionOf } from '../../devices/history.js';
 import { JsonText } from '../../lib/json-text.js';
 import type { AreaCaller, SessionUser } from '../auth/auth.service.js';
 import { type DeviceDeps, notFound } from '../device-access.js';
+import { AccountSwitchRepository } from '../fbox-config/account-switches.repository.js';
 import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository } from './miner.repository.js';
@@ -98,6 +99,9 @@ export class MinerService {
     const key = JSON.stringify(filters);
     const now = this.deps.clock();
     const offset = (q.page - 1) * q.limit;
+    // With Lock Pool off no miner is hijacked: nothing to look for among the mine's rows.
+    if (q.pool_hijacked && !(await new AccountSwitchRepository(this.deps.db).poolLocked(areaId)))
+      return { items: new JsonText<MinerListItem[]>('[]'), total: 0, page: q.page, limit: q.limit };
     // The page's items come as JSON built by the database (see JsonText).
     const { items, count } = await repo.pageJson(q, q.limit, offset);
     let total = this.counts.get(areaId, key, now);
