@@ -102,6 +102,21 @@ export const startBareRoute = async () => {
   };
 };
 
+/**
+ * The load client in a process of its own, for paced (open-loop) probes: `pace({ urls, headers,
+ * perSecond, seconds })` answers `{ latencies, failures }`, one list of each per URL.
+ */
+export const startLoadClient = () => {
+  const client = childProcess('./load-client.mjs');
+  return {
+    pace: async (options) => {
+      const { latencies, failures } = await client.ask(options);
+      return { latencies, failures };
+    },
+    close: () => client.close(),
+  };
+};
+
 /** Busy CPU time of the whole machine so far (ms, all cores). */
 const machineBusyMs = () =>
   cpus().reduce((sum, { times }) => sum + times.user + times.nice + times.sys + times.irq, 0);

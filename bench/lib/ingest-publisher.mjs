@@ -2,7 +2,9 @@
 // this file connects one MQTT client per gateway to the server's embedded broker over TCP and
 // publishes rounds of telemetry on request, so the bench's peak RSS is the server's alone.
 // Protocol (IPC messages): ← init {url, minersPerBox, gateways: [{box, deviceId, username, password}]}
-// → ready; ← publish {from, count} → published {peakRss}; ← end → exits. Errors → error {message}.
+// → ready; ← publish {from, count} → published {peakRss}; ← stream {from, samplesPerSecond, seconds,
+// drainSeconds} → streamed {published, acked, ackMs, …}; ← end {force} → exits (force: without
+// waiting for acknowledgements). Errors → error {message}.
 import { fileURLToPath } from 'node:url';
 import { connectAsync } from 'mqtt';
 
@@ -93,7 +95,67 @@ const runPublisher = () => {
         );
       return { type: 'published', peakRss };
     },
-    async end() {
+    /**
+     * Open loop: publishes `samplesPerSecond` worth of messages (each `minersPerBox` samples) for
+     * `seconds`, on a fixed schedule whatever the acknowledgements do, each gateway in turn with
+     * its own sequence from `from`; then waits up to `drainSeconds` for the outstanding
+     * acknowledgements (the server sends one after the message's batch commits). Answers how many
+     * were published and acknowledged, the acknowledgement latencies, and how far the publisher
+     * itself fell behind its schedule.
+     */
+    async stream(m) {
+      const perSecond = m.samplesPerSecond / minersPerBox;
+      const seqs = clients.map(() => m.from);
+      const ackMs = [];
+      const outstanding = new Set();
+      let published = 0;
+      let behindMs = 0;
+      const t0 = performance.now();
+      const end = t0 + m.seconds * 1000;
+      while (performance.now() < end) {
+        const now = performance.now();
+        const due = Math.floor(((now - t0) / 1000) * perSecond);
+        behindMs = Math.max(
+          behindMs,
+          due > published + perSecond ? ((due - published) / perSecond) * 1000 : 0,
+        );
+        for (; published < due; published++) {
+          const g = clients[published % clients.length];
+          const k = published % clients.length;
+          const sent = performance.now();
+          const ack = g.client
+            .publishAsync(`fbox/${g.deviceId}/telemetry`, message(g.box, seqs[k]++, minersPerBox), { qos: 1 })
+            .then(() => {
+              ackMs.push(performance.now() - sent);
+              outstanding.delete(ack);
+            });
+          outstanding.add(ack);
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const publishedMs = performance.now() - t0;
+      const drainUntil = performance.now() + m.drainSeconds * 1000;
+      while (outstanding.size > 0 && performance.now() < drainUntil)
+        await new Promise((r) => setTimeout(r, 50));
+      return {
+        type: 'streamed',
+        published,
+        acked: ackMs.length,
+        publishedMs,
+        drainedMs: performance.now() - t0 - publishedMs,
+        behindMs,
+        ackMs,
+        nextSeq: Math.max(...seqs),
+        peakRss,
+      };
+    },
+    async end(m) {
+      if (m.force) {
+        clearInterval(sampler);
+        for (const g of clients) g.client.end(true);
+        process.disconnect();
+        return;
+      }
       clearInterval(sampler);
       await Promise.all(clients.map((g) => g.client.endAsync()));
       process.disconnect();

@@ -77,13 +77,18 @@ export const startIngestBench = async ({ boxes, minersPerBox, pgUrl, prepare = a
     },
     /** Publishes `count` rounds from sequence `from`; resolves with the publisher's peak RSS. */
     publishRounds: (from, count) => request({ type: 'publish', from, count }, 'published'),
+    /** Publishes open-loop at a fixed rate for a while (see the publisher's `stream`). */
+    stream: (options) => request({ type: 'stream', ...options }, 'streamed'),
     /** Resolves once ingest has counted `n` samples. */
     waitSamples: async (n) => {
       while (app.ingest.stats().samples < n) await new Promise((r) => setTimeout(r, 5));
     },
-    /** Stops the publishers (failing if they failed) and the server; `keepDir` leaves the database. */
-    stop: async ({ keepDir = false } = {}) => {
-      publisher.send({ type: 'end' });
+    /**
+     * Stops the publishers (failing if they failed; `force`: without waiting for acknowledgements)
+     * and the server; `keepDir` leaves the database.
+     */
+    stop: async ({ keepDir = false, force = false } = {}) => {
+      publisher.send({ type: 'end', force });
       const code = await publisherExit;
       await app.close();
       if (!keepDir) {

@@ -235,6 +235,10 @@ export class IngestService {
         const batch = this.takeBatch();
         await this.writeBatch(batch);
         for (const wake of this.roomWaiters.splice(0)) wake();
+        // Let other work in between (HTTP requests, timers): on SQLite a write resolves without
+        // waiting for I/O, and with gateways always sending, batch followed batch in one chain of
+        // promise callbacks while API requests waited for minutes.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.writing = null;

@@ -28,6 +28,12 @@ export const connectExternal = async (
     sessionExpirySeconds: number;
     /** Sees hello and status messages of gateways and agents (client key records). */
     observe?: (topic: string, payload: Buffer) => void;
+    /**
+     * How long start-up waits for the broker to confirm the subscriptions (default 5 s). A resumed
+     * session's backlog is stored before the confirmation is read, so after a long absence it may
+     * come late; start-up then goes on, and a refusal arriving later is logged as an error.
+     */
+    subscribeWaitMs?: number;
   },
   log: FastifyBaseLogger,
 ): Promise<MqttTransport> => {
@@ -89,7 +95,9 @@ export const connectExternal = async (
   const share = `$share/${options.shareGroup}`;
   // Not awaited here: a resumed session delivers its backlog at once, and mqtt.js handles packets in
   // order, so the SUBACK waits behind messages that wait for ingest's handler (installed after this
-  // plugin). `ready` is awaited once every plugin is in (onReady).
+  // plugin) and their commits. `ready` is awaited once every plugin is in (onReady), for a while
+  // only: a server restarted behind a large backlog on a busy machine failed to start (the onReady
+  // hook's 10 s ran out) and so stored nothing.
   const subscribed = client.subscribeAsync({
     [`${share}/fbox/+/telemetry`]: { qos: 1 },
     [`${share}/fbox/+/cmd/ack`]: { qos: 1 },
@@ -102,15 +110,26 @@ export const connectExternal = async (
     'agent/+/+/hello': { qos: 1 },
     'agent/+/+/status': { qos: 1 },
   });
-  void subscribed.catch(() => {});
+  const confirmed = subscribed.then((granted) => {
+    const refused = granted.filter((g) => g.qos > 2);
+    if (refused.length > 0)
+      throw new Error(`MQTT subscriptions refused: ${refused.map((g) => g.topic).join(', ')}`);
+  });
+  void confirmed.catch(() => {});
   let closing: Promise<void> | undefined;
   return {
     kind: 'external',
     ready: async () => {
-      const granted = await subscribed;
-      const refused = granted.filter((g) => g.qos > 2);
-      if (refused.length > 0)
-        throw new Error(`MQTT subscriptions refused: ${refused.map((g) => g.topic).join(', ')}`);
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), options.subscribeWaitMs ?? 5000);
+      });
+      const first = await Promise.race([confirmed, waited]).finally(() => clearTimeout(timer));
+      if (first !== 'late') return;
+      log.warn(
+        'MQTT subscriptions not confirmed yet (the backlog of the resumed session comes first): starting',
+      );
+      confirmed.catch((error: unknown) => log.error({ err: error }, 'MQTT subscriptions refused'));
     },
     events: new EventEmitter<{ refused: [MqttRefusal] }>(),
     onMessage: (h) => handler.set(h),

@@ -1,8 +1,41 @@
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TelemetryMessage } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { CreatedFbox } from '../devices/device.service.js';
+
+/**
+ * Takes the external test broker for one test at a time, across the test processes (both database
+ * projects run at once). A server's session there receives every gateway's telemetry on the broker,
+ * and Mosquitto queues at most 1,000 messages for a session that is away: two outage tests at once
+ * filled it and Mosquitto dropped the newest. Answers the release; a lock older than 150 s (its test
+ * process died) is taken over.
+ */
+export const lockExternalBroker = async (): Promise<() => void> => {
+  const lock = join(tmpdir(), 'fbox-test-external-broker.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 150_000) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+};
+
+/** Ends the persistent session a test left at an external broker, with whatever is queued for it. */
+export const endBrokerSession = async (url: string, clientId: string): Promise<void> => {
+  const wipe = await connectAsync(url, { clientId, clean: true, protocolVersion: 5, reconnectPeriod: 0 });
+  await wipe.endAsync();
+};
 
 /** Polls `check` until it holds (MQTT delivery is asynchronous), failing after `timeoutMs`. */
 export const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> => {
