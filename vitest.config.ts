@@ -56,6 +56,9 @@ const serverSuite = (db: 'sqlite' | 'postgres') => ({
     setupFiles: ['apps/server/src/test/setup.ts'],
     isolate: false,
     testTimeout: 20_000,
+    // A hook building an app with its fixtures (migrations, several accounts) outlasted 10 s on PostgreSQL
+    // while the machine was busy.
+    hookTimeout: 30_000,
   },
 });
 

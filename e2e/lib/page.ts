@@ -99,6 +99,23 @@ export const clickUntilGone = async (button: Locator, gone: Locator = button) =>
 };
 
 /**
+ * Clicks `button` until `shown` appears: a click landing while its dialog still zooms in is lost on
+ * a loaded machine (CI: a form's Start clicked as its drawer opened showed no field error for 30 s).
+ * Tried at most three times, 10 s each.
+ */
+export const clickUntilShown = async (button: Locator, shown: Locator) => {
+  for (let attempt = 1; ; attempt++) {
+    await button.click({ timeout: 10_000 });
+    try {
+      await shown.waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+};
+
+/**
  * Opens a hover menu (`trigger`), clicks its item named `item` and resolves with the download it
  * starts, the menu closed again. A click that lands while the menu opens or closes starts nothing
  * (CI: a 30 s wait for a download that never came), and one the header takes is lost: it is

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBuffer, type ZipFile } from 'yauzl';
 import { type Api, demoMineId, type FboxRow, type ListPage, reportedBoxes, signInApi } from '../lib/api.js';
 import { launchBrowser } from '../lib/browser.js';
-import { choose, confirmOk, expectTranslated, numberIn, row, rows, shoot, signedIn } from '../lib/page.js';
+import {
+  choose,
+  clickUntilShown,
+  confirmOk,
+  expectTranslated,
+  numberIn,
+  row,
+  rows,
+  shoot,
+  signedIn,
+} from '../lib/page.js';
 import { type RunningServer, startServer } from '../lib/server.js';
 
 /**
@@ -88,9 +98,8 @@ describe('miner log export', () => {
     const form = page.getByTestId('miner-logs-form');
     await form.waitFor();
     // Nothing picked: refused on its field, nothing sent.
-    await page.getByTestId('miner-logs-form-start').click();
     const idsError = form.locator('.ant-form-item-explain-error').first();
-    await idsError.waitFor();
+    await clickUntilShown(page.getByTestId('miner-logs-form-start'), idsError);
     expect(await idsError.innerText()).toBe('Please choose FBOXes');
     await shoot(page, 'miner-logs-form-error-en');
     expect(await exportsOf()).toEqual([]);
