@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { topics } from '@fbox/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { dbAvailable, testDbKind } from '../test/build-test-app.js';
 import { createArea, createFbox, createMaster } from '../test/factories.js';
-import { endBrokerSession, lockExternalBroker, telemetry, waitFor } from '../test/mqtt-client.js';
+import { takeExternalBroker, telemetry, waitFor } from '../test/mqtt-client.js';
 import {
   processDatabase,
   type ServerProcess,
@@ -31,18 +31,11 @@ const mqttUrl = process.env.TEST_MQTT_URL;
   let gateway: MqttClient | null = null;
   let database: Database | null = null;
   let drop: (() => Promise<void>) | null = null;
-  let release: (() => void) | undefined;
-  beforeAll(async () => {
-    release = await lockExternalBroker();
-  }, 200_000);
+  takeExternalBroker(mqttUrl!, clientId, async () => {
+    await gateway?.endAsync(true);
+    await server?.kill('SIGKILL');
+  });
   afterAll(async () => {
-    try {
-      await gateway?.endAsync(true);
-      await server?.kill('SIGKILL');
-      await endBrokerSession(mqttUrl!, clientId);
-    } finally {
-      release?.();
-    }
     await database?.close();
     await drop?.();
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { connectAsync } from 'mqtt';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endBrokerSession, lockExternalBroker, waitFor } from '../test/mqtt-client.js';
+import { describe, expect, it } from 'vitest';
+import { takeExternalBroker, waitFor } from '../test/mqtt-client.js';
 import { connectExternal } from './external.js';
 import type { MqttTransport } from './transport.js';
 
@@ -26,18 +26,7 @@ const mqttUrl = process.env.TEST_MQTT_URL;
     open.push(transport);
     return transport;
   };
-  let release: (() => void) | undefined;
-  beforeAll(async () => {
-    release = await lockExternalBroker();
-  }, 200_000);
-  afterAll(async () => {
-    try {
-      await Promise.all(open.map((t) => t.close()));
-      await endBrokerSession(mqttUrl!, clientId);
-    } finally {
-      release?.();
-    }
-  });
+  takeExternalBroker(mqttUrl!, clientId, () => Promise.all(open.map((t) => t.close())));
 
   it('is ready while the backlog is still being stored, and stores all of it', async () => {
     // The session exists, with its subscriptions; then the server is away.

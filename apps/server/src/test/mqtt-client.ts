@@ -5,6 +5,7 @@ import type { TelemetryMessage } from '@fbox/contracts';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
+import { afterAll, beforeAll } from 'vitest';
 import type { CreatedFbox } from '../devices/device.service.js';
 
 /**
@@ -14,7 +15,7 @@ import type { CreatedFbox } from '../devices/device.service.js';
  * filled it and Mosquitto dropped the newest. Answers the release; a lock older than 150 s (its test
  * process died) is taken over.
  */
-export const lockExternalBroker = async (): Promise<() => void> => {
+const lockExternalBroker = async (): Promise<() => void> => {
   const lock = join(tmpdir(), 'fbox-test-external-broker.lock');
   for (;;) {
     try {
@@ -31,10 +32,25 @@ export const lockExternalBroker = async (): Promise<() => void> => {
   }
 };
 
-/** Ends the persistent session a test left at an external broker, with whatever is queued for it. */
-export const endBrokerSession = async (url: string, clientId: string): Promise<void> => {
-  const wipe = await connectAsync(url, { clientId, clean: true, protocolVersion: 5, reconnectPeriod: 0 });
-  await wipe.endAsync();
+/**
+ * For a describe block using the external test broker under session `clientId`: takes the broker
+ * (`lockExternalBroker`) before its tests; after them, `stop()`s the test's clients and servers,
+ * then ends the session with whatever is queued for it and gives the broker back.
+ */
+export const takeExternalBroker = (url: string, clientId: string, stop: () => Promise<unknown>) => {
+  let release: (() => void) | undefined;
+  beforeAll(async () => {
+    release = await lockExternalBroker();
+  }, 200_000);
+  afterAll(async () => {
+    try {
+      await stop();
+      const wipe = await connectAsync(url, { clientId, clean: true, protocolVersion: 5, reconnectPeriod: 0 });
+      await wipe.endAsync();
+    } finally {
+      release?.();
+    }
+  });
 };
 
 /** Polls `check` until it holds (MQTT delivery is asynchronous), failing after `timeoutMs`. */
