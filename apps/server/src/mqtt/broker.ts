@@ -84,37 +84,6 @@ const mayPublish = (client: Client, topic: string): boolean => {
 const notAuthorized = (code: 2 | 4 | 5) =>
   Object.assign(new Error('Not authorized'), { returnCode: code as 2 | 4 | 5 });
 
-/** aedes' own switch for reading a client's socket (not in its type definitions). */
-type Pausable = Client & { pause(): void; resume(): void };
-
-/**
- * Stops reading a client's socket while a message of it is being handled, and reads on once none
- * is. aedes parses everything a socket has buffered and handles those packets at once, and its
- * socket's 'readable' events let it read on while they wait: with gateways sending faster than the
- * database stores, their messages piled up parsed in memory (PostgreSQL offered 66,000 samples/s:
- * 3.3 GB, the event loop busy parsing messages that waited, 217 samples/s stored). Paused, a
- * client's data waits in the kernel and TCP slows the gateway down.
- */
-class ReadGate {
-  private readonly handling = new Map<Client, number>();
-
-  async hold<T>(client: Client, handle: () => Promise<T>): Promise<T> {
-    const n = (this.handling.get(client) ?? 0) + 1;
-    this.handling.set(client, n);
-    if (n === 1) (client as Pausable).pause();
-    try {
-      return await handle();
-    } finally {
-      const left = this.handling.get(client)! - 1;
-      if (left > 0) this.handling.set(client, left);
-      else {
-        this.handling.delete(client);
-        (client as Pausable).resume();
-      }
-    }
-  }
-}
-
 /**
  * The embedded MQTT broker (aedes). Each gateway logs in with its FBOX's account and is confined to
  * `fbox/<its deviceId>/`: it may publish telemetry, status, hello, cmd/ack and logs there and subscribe to its cmd
@@ -145,7 +114,6 @@ export const startBroker = async (
   };
 
   const throttle = new LoginThrottle(options.clock);
-  const reading = new ReadGate();
   const aedes = await Aedes.createBroker({
     connectTimeout: connectTimeoutMs,
     // aedes allows 23 characters by default (MQTT 3.1's bound); agent ids may have 64.
@@ -201,16 +169,13 @@ export const startBroker = async (
         return;
       }
       // aedes writes the PUBACK once this calls back: a gateway's telemetry, status and acks are
-      // acknowledged only when ingest has stored them. Until then nothing more is read from this
-      // client's socket (ReadGate), which is also the backpressure. A message that could not be
-      // stored fails here: the client is disconnected without the ack and sends it again when it
-      // reconnects.
-      reading
-        .hold(client, () => handler.handle(packet.topic, packet.payload as Buffer))
-        .then(
-          () => callback(null),
-          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-        );
+      // acknowledged only when ingest has stored them. Until then aedes reads nothing more from this
+      // client's socket, which is also the backpressure. A message that could not be stored fails
+      // here: the client is disconnected without the ack and sends it again when it reconnects.
+      handler.handle(packet.topic, packet.payload as Buffer).then(
+        () => callback(null),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
     },
     authorizeSubscribe: (client, subscription, callback) => {
       const deviceId = deviceIdOf(client);
