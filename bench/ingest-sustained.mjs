@@ -12,6 +12,8 @@
 // BENCH_SUSTAINED_SECONDS (60), BENCH_BOXES (200) and BENCH_MINERS_PER_BOX (500) tune it;
 // BENCH_DEBUG=1 prints the server's memory and ingest's backlog every 2 s (stderr).
 // Run after `npm run build`.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { benchPgUrl, loginToken, percentile, round, startLoadClient } from './lib/http-latency.mjs';
 import { startIngestBench } from './lib/ingest-setup.mjs';
 
@@ -65,7 +67,8 @@ const run = async (kind) => {
     await probe.pace({ urls, headers, perSecond: probePerSecond, seconds: 3 }); // warm-up
     const idle = await probe.pace({ urls, headers, perSecond: probePerSecond, seconds: idleSeconds });
 
-    let peakRss = process.memoryUsage().rss;
+    const idleRss = process.memoryUsage().rss;
+    let peakRss = idleRss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
     // BENCH_DEBUG: the server's memory (MB), ingest's backlog and samples stored so far, every 2 s.
     const debug = process.env.BENCH_DEBUG
@@ -142,6 +145,7 @@ const run = async (kind) => {
         lag_p99_ms: lagP99,
         publisher_behind_ms: Math.round(streamed.behindMs),
         api,
+        idle_rss_mb: Math.round(idleRss / 1048576),
         peak_rss_mb: peakRssMB,
         target: {
           committed_samples_per_s: targets[kind].samplesPerSecond,
@@ -159,5 +163,16 @@ const run = async (kind) => {
   }
 };
 
-if (!args.includes('--pg-only')) await run('sqlite');
-if (pgUrl) await run('postgres');
+// Each database in a process of its own, so one run's memory does not count in the other's.
+const only = args.find((a) => a.startsWith('--dialect='))?.slice('--dialect='.length);
+if (only) await run(only);
+else {
+  const dialects = [...(args.includes('--pg-only') ? [] : ['sqlite']), ...(pgUrl ? ['postgres'] : [])];
+  for (const dialect of dialects) {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args, `--dialect=${dialect}`], {
+      stdio: 'inherit',
+    });
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    if (code !== 0) process.exitCode = code ?? 1;
+  }
+}

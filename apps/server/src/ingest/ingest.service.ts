@@ -166,6 +166,11 @@ export class IngestService {
     const fbox = await this.deps.devices.findByDeviceId(deviceId);
     this.counters.add('messages', fbox?.owner_id);
     if (!fbox) return this.reject('unknown device', { deviceId });
+    // Wait for room before parsing: under overload what waits is the raw message, not its parsed
+    // samples, and the time goes to messages that can be stored now.
+    while (this.queuedSamples >= this.options.maxQueuedSamples) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    }
     let json: unknown;
     try {
       json = JSON.parse(payload.toString('utf8'));
@@ -181,9 +186,6 @@ export class IngestService {
     const now = this.deps.clock();
     if (msg.ts > now + telemetryClock.maxAheadMs || msg.ts < now - telemetryClock.maxBehindMs) {
       return this.reject('timestamp out of range', { deviceId, seq: msg.seq, ts: msg.ts, now }, fbox);
-    }
-    while (this.queuedSamples >= this.options.maxQueuedSamples) {
-      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
     await new Promise<void>((resolve, reject) => {
       this.queue.push({ fbox, msg, settle: (error) => (error ? reject(error) : resolve()) });

@@ -169,12 +169,21 @@ export const startBroker = async (
         return;
       }
       // aedes writes the PUBACK once this calls back: a gateway's telemetry, status and acks are
-      // acknowledged only when ingest has stored them. Until then aedes reads nothing more from this
-      // client's socket, which is also the backpressure. A message that could not be stored fails
-      // here: the client is disconnected without the ack and sends it again when it reconnects.
+      // acknowledged only when ingest has stored them. Until then no more of this client's bytes are
+      // read (the guard's read gate), which is also the backpressure. A message that could not be
+      // stored fails here: the client is disconnected without the ack and sends it again when it
+      // reconnects.
+      const gate = (client.conn as GuardedConn).packetGuard;
+      gate?.hold();
       handler.handle(packet.topic, packet.payload as Buffer).then(
-        () => callback(null),
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        () => {
+          gate?.release();
+          callback(null);
+        },
+        (error: unknown) => {
+          gate?.release();
+          callback(error instanceof Error ? error : new Error(String(error)));
+        },
       );
     },
     authorizeSubscribe: (client, subscription, callback) => {

@@ -20,6 +20,14 @@ export class OversizedPacketError extends Error {
  * "remaining length" in 1 to 4 bytes of 7 bits each) and fails the stream as soon as a header
  * announces more than the limit — before the body arrives, so nothing of it is buffered. The
  * bytes themselves pass through unchanged to the broker's parser.
+ *
+ * It is also the client's read gate: while a message of the client is held (`hold`), no more bytes
+ * pass, so the socket stops being read, its data waits in the kernel, and TCP slows the client
+ * down. aedes itself parses and handles whatever has been read at once, and reads on while those
+ * packets wait: with gateways sending faster than the database stores, their messages piled up
+ * parsed in memory (PostgreSQL offered 66,000 samples/s: 3.3 GB, 217 samples/s stored). Gating
+ * here, below aedes, leaves its own read bookkeeping alone (its `pause`/`resume` drop the packet
+ * completions that arrive while paused, which stalled a gateway's socket for good).
  */
 export class PacketGuard extends Transform {
   /** Bytes of the current packet's body still to pass, once its header is read. */
@@ -28,6 +36,9 @@ export class PacketGuard extends Transform {
   private headerAt = -1;
   private length = 0;
   private multiplier = 1;
+  /** Messages of the client being handled, and the chunk that waits for them to finish. */
+  private holds = 0;
+  private waiting: (() => void) | null = null;
 
   constructor(private limit: number) {
     super();
@@ -36,6 +47,20 @@ export class PacketGuard extends Transform {
   /** The client authenticated: its packets may be as large as the broker allows. */
   raise(limit: number): void {
     this.limit = limit;
+  }
+
+  /** A message of the client is being handled: pass no more bytes until it is done. */
+  hold(): void {
+    this.holds++;
+  }
+
+  /** One held message is done; once none is, the bytes flow again. */
+  release(): void {
+    this.holds = Math.max(0, this.holds - 1);
+    if (this.holds > 0 || !this.waiting) return;
+    const pass = this.waiting;
+    this.waiting = null;
+    pass();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -66,7 +91,8 @@ export class PacketGuard extends Transform {
         this.headerAt = -1;
       }
     }
-    done(null, chunk);
+    if (this.holds > 0) this.waiting = () => done(null, chunk);
+    else done(null, chunk);
   }
 }
 
