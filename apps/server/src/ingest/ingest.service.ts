@@ -84,11 +84,7 @@ export class IngestService {
       clock: Clock;
       log: FastifyBaseLogger;
     },
-    private readonly options: IngestOptions = {
-      maxMessages: 500,
-      maxSamples: 20_000,
-      maxQueuedSamples: 100_000,
-    },
+    private readonly options: IngestOptions,
   ) {}
 
   /**
