@@ -152,6 +152,27 @@ export const minerStateRow = (m: MinerTelemetry, p: Placement, now: number): unk
   now,
 ];
 
+const settingIndexes = minerStateSettings.map((c) => (minerStateColumns as readonly string[]).indexOf(c));
+
+/**
+ * A fingerprint of a `miner_state` row's settings (two 32-bit FNV-1a hashes of their text, folded
+ * into one safe integer): equal settings give equal fingerprints, and two different settings the
+ * same one about once in 2^52.
+ */
+export const minerSettingsKey = (row: readonly unknown[]): number => {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (const i of settingIndexes) {
+    const text = `${row[i] === null ? '\u0000' : String(row[i])}\u0001`;
+    for (let k = 0; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
+    }
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+};
+
 export const minerSampleRow = (m: MinerTelemetry, minerId: number, ts: number): unknown[] => [
   minerId,
   ts,

@@ -12,6 +12,7 @@ import {
   meterEnergy,
   minerSampleColumns,
   minerSampleRow,
+  minerSettingsKey,
   minerStateColumns,
   minerStateRow,
   minerStateWrites,
@@ -61,6 +62,16 @@ const messageKey = (fboxId: number, seq: number, ts: number) => `${fboxId}:${seq
 export class TelemetryWriter {
   private readonly tanks = new Map<string, number>();
   private readonly miners = new Map<string, MinerRef>();
+  /**
+   * SQLite: the fingerprint of the settings this process last committed to each miner's state row
+   * (`minerSettingsKey`), so a sample whose settings are the same skips the settings upsert, which
+   * costs a lookup and a comparison a row even when it changes nothing (closed-loop ingest, 4 runs
+   * interleaved: 36,000–37,800 → 40,200–41,800 samples/s; a batch 25 → 22 ms).
+   * SQLite has one process, and the only other change to these columns while a box reports is its
+   * going offline (`online = 0` on its miners): the box then comes back online in a batch, and its
+   * miners are written in full. A failed batch (a deleted tank or miner) forgets them all (`reset`).
+   */
+  private readonly settingsWritten = new Map<number, number>();
   private readonly batchWrites: BatchWrite[] = [];
 
   constructor(
@@ -76,17 +87,23 @@ export class TelemetryWriter {
   async write(batch: QueuedTelemetry[], now: number): Promise<BatchResult> {
     const newTanks = new Map<string, number>();
     const newMiners = new Map<string, MinerRef>();
+    const newSettings = new Map<number, number>();
     const result = await this.db.transaction().execute(async (trx) => {
       const applied = await this.claim(trx, batch);
       // Oldest first within each box, so the last one written to the state is the newest.
       applied.sort((a, b) => a.fbox.id - b.fbox.id || a.msg.ts - b.msg.ts);
       const { current, cameOnline } = await this.updateBoxes(trx, applied, now);
-      const samples = await this.writeDevices(trx, applied, current, now, newTanks, newMiners);
+      const cameBack = new Set(cameOnline.map((fbox) => fbox.id));
+      const samples = await this.writeDevices(trx, applied, current, now, newTanks, newMiners, {
+        cameBack,
+        written: newSettings,
+      });
       for (const write of this.batchWrites) if (applied.length > 0) await write(trx, applied);
       return { applied, duplicates: batch.length - applied.length, samples, cameOnline, current };
     });
     for (const [k, v] of newTanks) this.tanks.set(k, v);
     for (const [k, v] of newMiners) this.miners.set(k, v);
+    for (const [k, v] of newSettings) this.settingsWritten.set(k, v);
     return result;
   }
 
@@ -171,6 +188,23 @@ export class TelemetryWriter {
   reset(): void {
     this.tanks.clear();
     this.miners.clear();
+    this.settingsWritten.clear();
+  }
+
+  /**
+   * The rows of the settings upsert: those whose settings differ from what this process last
+   * committed, or whose box just came back online. Notes every row's fingerprint in `written`.
+   */
+  private changedSettings(
+    rows: unknown[][],
+    settings: { cameBack: ReadonlySet<number>; written: Map<number, number> },
+  ): unknown[][] {
+    return rows.filter((row) => {
+      const minerId = row[0] as number;
+      const key = minerSettingsKey(row);
+      settings.written.set(minerId, key);
+      return settings.cameBack.has(row[2] as number) || this.settingsWritten.get(minerId) !== key;
+    });
   }
 
   private async writeDevices(
@@ -180,6 +214,7 @@ export class TelemetryWriter {
     now: number,
     newTanks: Map<string, number>,
     newMiners: Map<string, MinerRef>,
+    settings: { cameBack: ReadonlySet<number>; written: Map<number, number> },
   ): Promise<number> {
     const tankState = new Map<number, unknown[]>();
     const tankSamples: unknown[][] = [];
@@ -218,8 +253,11 @@ export class TelemetryWriter {
     });
     await bulkInsert(trx, this.dialect, 'tank_samples', tankSampleColumns, tankSamples);
     const minerRows = [...minerState.values()];
-    for (const conflict of minerStateWrites(this.dialect))
-      await bulkInsert(trx, this.dialect, 'miner_state', minerStateColumns, minerRows, conflict);
+    for (const conflict of minerStateWrites(this.dialect)) {
+      // The settings-only upsert (SQLite) skips the rows whose settings this process already wrote.
+      const rows = conflict.onlyChanged ? this.changedSettings(minerRows, settings) : minerRows;
+      await bulkInsert(trx, this.dialect, 'miner_state', minerStateColumns, rows, conflict);
+    }
     await bulkInsert(trx, this.dialect, 'miner_samples', minerSampleColumns, minerSamples);
     return minerSamples.length;
   }

@@ -152,6 +152,16 @@ describeDb('MQTT ingest', () => {
         await publish(same);
         await settle(3);
         expect(await minerRow()).toMatchObject({ ip: '10.9.9.9', tank_id: tank2.id, hashrate_realtime: 77 });
+
+        // The box goes silent and is marked offline with its miners, then reports the same
+        // settings again: its miners are online again (SQLite skips settings it wrote unchanged).
+        expect(await t.app.deviceStatus.markOffline(fbox)).toBe(true);
+        expect(await minerRow()).toMatchObject({ online: 0 });
+        const back = telemetry({ seq: 4, ts: t.clock.ms + 1000, miners: 1, tanks: 2 });
+        Object.assign(back.miners[0]!, { ...changed.miners[0]!, hashrate_realtime: 78 });
+        await publish(back);
+        await settle(4);
+        expect(await minerRow()).toMatchObject({ online: 1, ip: '10.9.9.9', hashrate_realtime: 78 });
       });
 
       it('applies a redelivered message once', async () => {
