@@ -49,6 +49,9 @@ export type BatchWrite = (trx: Trx, applied: readonly QueuedTelemetry[]) => Prom
 
 type MinerRef = { id: number; tankId: number | null };
 
+/** A batch's view of miner settings: boxes that came back online, and the fingerprints it writes. */
+type BatchSettings = { cameBack: ReadonlySet<number>; written: Map<number, number> };
+
 /** A message's identity: a redelivery repeats all three. */
 const messageKey = (fboxId: number, seq: number, ts: number) => `${fboxId}:${seq}:${ts}`;
 
@@ -195,10 +198,7 @@ export class TelemetryWriter {
    * The rows of the settings upsert: those whose settings differ from what this process last
    * committed, or whose box just came back online. Notes every row's fingerprint in `written`.
    */
-  private changedSettings(
-    rows: unknown[][],
-    settings: { cameBack: ReadonlySet<number>; written: Map<number, number> },
-  ): unknown[][] {
+  private changedSettings(rows: unknown[][], settings: BatchSettings): unknown[][] {
     return rows.filter((row) => {
       const minerId = row[0] as number;
       const key = minerSettingsKey(row);
@@ -214,7 +214,7 @@ export class TelemetryWriter {
     now: number,
     newTanks: Map<string, number>,
     newMiners: Map<string, MinerRef>,
-    settings: { cameBack: ReadonlySet<number>; written: Map<number, number> },
+    settings: BatchSettings,
   ): Promise<number> {
     const tankState = new Map<number, unknown[]>();
     const tankSamples: unknown[][] = [];

@@ -9,7 +9,20 @@ const deviceId = 'read-gate-box';
 let stop: (() => Promise<void>) | undefined;
 afterEach(() => stop?.());
 
-const startGatedBroker = async (handle: (topic: string, payload: Buffer) => Promise<void>) => {
+/** A promise the test resolves when it chooses. */
+const stall = () => {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
+};
+
+/** The broker with one gateway connected; its messages go to `handle`. Stopping releases `held`. */
+const startGatedBroker = async (
+  held: ReturnType<typeof stall>,
+  handle: (topic: string, payload: Buffer) => Promise<void>,
+) => {
   const broker = await startBroker(
     {
       port: 0,
@@ -29,16 +42,12 @@ const startGatedBroker = async (handle: (topic: string, payload: Buffer) => Prom
     password: 'secret',
     reconnectPeriod: 0,
   });
-  let release!: () => void;
-  const stalled = new Promise<void>((resolve) => {
-    release = resolve;
-  });
   stop = async () => {
-    release();
+    held.release();
     await gateway.endAsync(true);
     await broker.close();
   };
-  return { gateway, stalled, release };
+  return gateway;
 };
 
 const seqOf = (payload: Buffer) => (JSON.parse(payload.toString()) as { seq: number }).seq;
@@ -51,13 +60,11 @@ const seqOf = (payload: Buffer) => (JSON.parse(payload.toString()) as { seq: num
  */
 it('reads nothing more from a gateway while its message is being stored, then everything in order', async () => {
   const handled: number[] = [];
-  let stalled: Promise<void> = Promise.resolve();
-  const started = await startGatedBroker(async (_topic, payload) => {
+  const held = stall();
+  const gateway = await startGatedBroker(held, async (_topic, payload) => {
     handled.push(seqOf(payload));
-    await stalled;
+    await held.promise;
   });
-  stalled = started.stalled;
-  const { gateway, release } = started;
 
   // Each message on the wire on its own (a socket read would otherwise bring several at once).
   const acks: Promise<unknown>[] = [];
@@ -68,7 +75,7 @@ it('reads nothing more from a gateway while its message is being stored, then ev
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(handled).toEqual([1]);
 
-  release();
+  held.release();
   await Promise.all(acks);
   await waitFor(() => handled.length === 10);
   expect(handled).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -81,13 +88,11 @@ it('reads nothing more from a gateway while its message is being stored, then ev
  */
 it('keeps reading after quick messages finish while a slow one of the same read holds the gate', async () => {
   const handled: string[] = [];
-  let stalled: Promise<void> = Promise.resolve();
-  const started = await startGatedBroker(async (topic, payload) => {
+  const held = stall();
+  const gateway = await startGatedBroker(held, async (topic, payload) => {
     handled.push(`${topic.split('/')[2]}:${seqOf(payload)}`);
-    if (topic.endsWith('/telemetry')) await stalled;
+    if (topic.endsWith('/telemetry')) await held.promise;
   });
-  stalled = started.stalled;
-  const { gateway, release } = started;
 
   // Sent without waiting, so they share socket reads.
   const first = [
@@ -97,9 +102,8 @@ it('keeps reading after quick messages finish while a slow one of the same read 
     ),
   ];
   await new Promise((resolve) => setTimeout(resolve, 200));
-  release();
+  held.release();
   await Promise.all(first);
-  stalled = Promise.resolve();
   for (let seq = 5; seq <= 8; seq++)
     await gateway.publishAsync(`fbox/${deviceId}/logs`, JSON.stringify({ seq }), { qos: 1 });
   expect(handled.filter((h) => h.startsWith('logs'))).toEqual(

@@ -175,16 +175,13 @@ export const startBroker = async (
       // reconnects.
       const gate = (client.conn as GuardedConn).packetGuard;
       gate?.hold();
-      handler.handle(packet.topic, packet.payload as Buffer).then(
-        () => {
-          gate?.release();
-          callback(null);
-        },
-        (error: unknown) => {
-          gate?.release();
-          callback(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+      handler
+        .handle(packet.topic, packet.payload as Buffer)
+        .finally(() => gate?.release())
+        .then(
+          () => callback(null),
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
     },
     authorizeSubscribe: (client, subscription, callback) => {
       const deviceId = deviceIdOf(client);
