@@ -2,16 +2,21 @@ import { DownOutlined } from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import Avatar from 'antd/es/avatar';
 import Dropdown from 'antd/es/dropdown';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { avatarUrl } from '../components/avatars';
 import { logout, useUserInfo } from '../features/auth';
-import { AccountSettingsDialog, ChangePasswordDialog, PushSettingsDialog } from '../features/auth/dialogs';
 import { clearSession } from '../lib/session';
 import styles from './Layout.module.css';
 
 type Dialog = 'push' | 'account' | 'password' | null;
+
+/** The dialogs (forms, QR code, channel tests) are fetched when one is first opened, not with every page. */
+const dialogs = () => import('../features/auth/dialogs');
+const PushSettingsDialog = lazy(() => dialogs().then((m) => ({ default: m.PushSettingsDialog })));
+const AccountSettingsDialog = lazy(() => dialogs().then((m) => ({ default: m.AccountSettingsDialog })));
+const ChangePasswordDialog = lazy(() => dialogs().then((m) => ({ default: m.ChangePasswordDialog })));
 
 /** Avatar and name with home, push settings, account settings, change password and log out. */
 export const UserMenu = () => {
@@ -54,9 +59,11 @@ export const UserMenu = () => {
           <DownOutlined className={styles.userCaret} />
         </button>
       </Dropdown>
-      {dialog === 'push' && <PushSettingsDialog onClose={() => setDialog(null)} />}
-      {dialog === 'account' && <AccountSettingsDialog onClose={() => setDialog(null)} />}
-      {dialog === 'password' && <ChangePasswordDialog onClose={() => setDialog(null)} />}
+      <Suspense fallback={null}>
+        {dialog === 'push' && <PushSettingsDialog onClose={() => setDialog(null)} />}
+        {dialog === 'account' && <AccountSettingsDialog onClose={() => setDialog(null)} />}
+        {dialog === 'password' && <ChangePasswordDialog onClose={() => setDialog(null)} />}
+      </Suspense>
     </>
   );
 };
