@@ -10,10 +10,10 @@
 //   them), against an idle requestAnimationFrame loop on the static page.
 // Prints one JSON line. Run after `npm run build`. BENCH_BOARD_MINERS (10000), BENCH_BOARD_RUNS (5),
 // BENCH_BOARD_BURST_S (20) tune it; CHROMIUM_PATH names the browser (/usr/bin/chromium).
-import { createServer } from 'node:http';
 import { sql } from 'kysely';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../apps/server/dist/app.js';
+import { startStaticServer, stats } from './lib/browser-bench.mjs';
 import { loginToken, openBenchDatabase, percentile, round } from './lib/http-latency.mjs';
 import { seedMinerArea } from './lib/seed-area.mjs';
 
@@ -29,14 +29,6 @@ const username = 'bench';
 const password = 'bench-password-1';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const stats = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    min: round(sorted[0]),
-    median: round(sorted[Math.floor((sorted.length - 1) / 2)]),
-    max: round(sorted.at(-1)),
-  };
-};
 const frameStats = (deltas) => {
   const sorted = [...deltas].sort((a, b) => a - b);
   return {
@@ -162,18 +154,6 @@ body{margin:0;background:#0b1220}
 #grid div{border-radius:1px}.ok{background:#2e7d32}.warm{background:#f9a825}.hot{background:#ef6c00}
 .critical{background:#c62828}.none{background:#546e7a}
 </style></head><body><div id="grid">${cells}</div></body></html>`;
-};
-
-const startStaticServer = async (html) => {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-    response.end(html);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
 };
 
 // ── The run ─────────────────────────────────────────────────────────────────────────────────────
