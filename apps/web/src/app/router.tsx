@@ -26,7 +26,10 @@ const toRouteObject = (route: RouteDescriptor): RouteObject => {
 };
 
 const inLayout = routeTable.filter((route) => route.layout === 'main').map(toRouteObject);
-const bare = routeTable.filter((route) => route.layout === 'bare').map(toRouteObject);
+const bare = (signIn: boolean) =>
+  routeTable
+    .filter((route) => route.layout === 'bare' && beforeSignIn.has(route.path) === signIn)
+    .map(toRouteObject);
 
 /** Routes built from the route table; every page and the layout itself load lazily. */
 export const routes: RouteObject[] = [
@@ -36,13 +39,21 @@ export const routes: RouteObject[] = [
     HydrateFallback: () => <div className="page-loading" />,
     children: [
       { index: true, element: <Navigate to="/index" replace /> },
-      ...bare,
+      ...bare(true),
       {
-        lazy: async () => {
-          const [shell] = await Promise.all([import('./ProtectedShell'), loadConsoleTexts()]);
-          return { Component: shell.ProtectedShell, loader: shell.sessionLoader };
-        },
-        children: inLayout,
+        // antd's locale and theme around every page that uses antd (the router loads this route
+        // together with the page's own, so it adds no round trip).
+        lazy: async () => ({ Component: (await import('./AntdProvider')).AntdOutlet }),
+        children: [
+          ...bare(false),
+          {
+            lazy: async () => {
+              const [shell] = await Promise.all([import('./ProtectedShell'), loadConsoleTexts()]);
+              return { Component: shell.ProtectedShell, loader: shell.sessionLoader };
+            },
+            children: inLayout,
+          },
+        ],
       },
       { path: '*', element: <Navigate to="/error/404" replace /> },
     ],

@@ -57,6 +57,8 @@ export const enCore = {
   'auth.login.subtitle': 'Sign in to monitor and manage your mines',
   'auth.login.googleCode': 'Google Authenticator code',
   'auth.login.googleHint': 'Only needed when Google Authenticator is enabled',
+  'auth.login.showPassword': 'Show password',
+  'auth.login.hidePassword': 'Hide password',
   'auth.login.submit': 'Sign in',
   'auth.password.title': 'Change password',
   'auth.password.new': 'New password',

@@ -56,6 +56,8 @@ export const zhCore: Record<keyof typeof enCore, string> = {
   'auth.login.subtitle': '登录以监控和管理您的矿场',
   'auth.login.googleCode': '谷歌验证码',
   'auth.login.googleHint': '仅在启用谷歌验证器时需要',
+  'auth.login.showPassword': '显示密码',
+  'auth.login.hidePassword': '隐藏密码',
   'auth.login.submit': '登录',
   'auth.password.title': '修改密码',
   'auth.password.new': '新密码',

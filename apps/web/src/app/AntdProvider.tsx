@@ -2,6 +2,7 @@ import ConfigProvider from 'antd/es/config-provider';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import { lazy, type ReactNode, Suspense } from 'react';
+import { Outlet } from 'react-router';
 import { languageStore } from '../lib/i18n';
 import { loadingStore } from '../lib/loading';
 import { useStore } from '../lib/store';
@@ -21,10 +22,11 @@ const GlobalLoading = () => {
 };
 
 /**
- * antd locale and theme, following the language and the settings drawer. Kept light on purpose: it
- * is part of the /login bundle (the query cache arrives with the layout, see ProtectedShell).
+ * antd's locale and theme, following the language and the settings drawer, with the global loading
+ * overlay. It wraps every page that uses antd (the layout, boards, error pages) and not /login: the
+ * sign-in page is plain HTML and CSS, so the first page most people load downloads no antd at all.
  */
-export const Providers = ({ children }: { children: ReactNode }) => {
+export const AntdProvider = ({ children }: { children: ReactNode }) => {
   const language = useStore(languageStore);
   const { themeColor } = useSettings();
   return (
@@ -34,3 +36,10 @@ export const Providers = ({ children }: { children: ReactNode }) => {
     </ConfigProvider>
   );
 };
+
+/** The layout route around the pages that use antd. */
+export const AntdOutlet = () => (
+  <AntdProvider>
+    <Outlet />
+  </AntdProvider>
+);
