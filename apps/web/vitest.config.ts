@@ -16,7 +16,9 @@ export default defineConfig({
     environment: 'jsdom',
     passWithNoTests: true,
     setupFiles: ['src/test-setup.ts'],
-    // antd's first render in jsdom takes seconds, more while the server suites share the CPUs.
-    testTimeout: 30_000,
+    // antd's first render in jsdom takes seconds, more while the server suites share the CPUs: on
+    // the 2-core CI machine of 2026-11-28 the board and camera dialog tests took 30–35 s there
+    // (13 s alone).
+    testTimeout: 60_000,
   },
 });
