@@ -83,7 +83,7 @@ const renderPage = (page = <MachineAlertRulesPage />) =>
 const saves = () => sent.filter((r) => r.path === '/index/fbox.oillist/set_alert_setting');
 
 // antd's first render in jsdom takes seconds.
-describe('AlertRulesPage', { timeout: 30_000 }, () => {
+describe('AlertRulesPage', () => {
   it("lists the target's rules with their condition, sustain time and margin", async () => {
     renderPage();
     expect(await screen.findByText('Chip temperature high')).toBeTruthy();

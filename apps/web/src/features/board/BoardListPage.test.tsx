@@ -89,7 +89,7 @@ const writes = (path: string) => sent.filter((r) => r.path === path);
 const KIOSK = 'k'.repeat(43);
 
 // antd's first render in jsdom takes seconds.
-describe('BoardListPage', { timeout: 30_000 }, () => {
+describe('BoardListPage', () => {
   it('lists the boards with their type, the FBOXes they cover and a link opening each in a new tab', async () => {
     renderPage(<BoardListPage />);
     expect(await screen.findByText('Hall A')).toBeTruthy();

@@ -114,7 +114,7 @@ describe('hashrateTrend', () => {
   });
 });
 
-describe('DataBoardNewPage', { timeout: 30_000 }, () => {
+describe('DataBoardNewPage', () => {
   it('shows the headline figures with the trend, alerts by level, each FBOX’s hashrate and the revenue', async () => {
     open('/dataBoardNew?id=6&area_id=2');
     expect((await screen.findByTestId('board-title')).textContent).toBe('Hall overview');

@@ -121,7 +121,7 @@ const open = (address: string) =>
 const kpi = (name: string) => screen.getByTestId(`board-kpi-${name}`);
 
 // antd's first render in jsdom takes seconds.
-describe('DataBoardPage', { timeout: 30_000 }, () => {
+describe('DataBoardPage', () => {
   it("shows the board's figures as read, a dash where there is no reading", async () => {
     open('/dataBoard?id=5&area_id=2');
     expect((await screen.findByTestId('board-title')).textContent).toBe('Hall A wall');

@@ -146,7 +146,7 @@ const groupOf = (fboxId: number, title: string) =>
 const colour = (minerId: number) => screen.getByTestId(`miner-cell-${minerId}`).dataset.colour;
 
 // antd's first render in jsdom takes seconds.
-describe('MinerBoardPage', { timeout: 30_000 }, () => {
+describe('MinerBoardPage', () => {
   it('draws each FBOX with its tanks, their miners in slot order, and those outside tanks, coloured by status', async () => {
     open('/minerBoard?id=7&area_id=2');
     expect((await screen.findByTestId('board-title')).textContent).toBe('Site map');
@@ -266,7 +266,7 @@ describe('MinerBoardPage', { timeout: 30_000 }, () => {
   });
 });
 
-describe('MinerBigScreenPage', { timeout: 30_000 }, () => {
+describe('MinerBigScreenPage', () => {
   it("heads the site map with the miners' totals", async () => {
     open('/minerBigScreen?id=7&area_id=2', <MinerBigScreenPage />);
     await screen.findByTestId('miner-board-map');

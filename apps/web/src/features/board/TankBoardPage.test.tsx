@@ -124,7 +124,7 @@ const open = (address: string) =>
 
 const row = (tankId: number, reading: string) => screen.getByTestId(`tank-${tankId}-${reading}`);
 
-describe('TankBoardPage', { timeout: 30_000 }, () => {
+describe('TankBoardPage', () => {
   it('shows each tank’s readings against the alert rules’ thresholds, offline tanks marked', async () => {
     open('/tankBoard?id=7&area_id=2');
     expect((await screen.findByTestId('board-title')).textContent).toBe('Oil wall');

@@ -113,7 +113,7 @@ const open = (address: string) =>
 
 const cell = (id: number) => screen.getByTestId(`miner-cell-${id}`);
 
-describe('TestBoardPage', { timeout: 30_000 }, () => {
+describe('TestBoardPage', () => {
   it('colours each miner by its verdict on the site map, with the counts and the test on top', async () => {
     open('/minerBoardTest?id=9&area_id=2');
     expect((await screen.findByTestId('board-title')).textContent).toBe('New FBOX 3');

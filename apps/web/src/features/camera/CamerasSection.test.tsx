@@ -95,7 +95,7 @@ afterEach(resetPageTest);
 const calls = (path: string) => sent.filter((r) => r.path === path);
 
 // antd's first render in jsdom takes seconds.
-describe('CamerasSection', { timeout: 30_000 }, () => {
+describe('CamerasSection', () => {
   it('shows each camera online or offline with its viewers, last snapshot and why it failed', async () => {
     renderPage(<CamerasSection fboxId={3} />);
     const table = await screen.findByTestId('camera-table');

@@ -152,7 +152,7 @@ const fieldOf = (form: HTMLElement, testId: string) =>
   within(form).getAllByTestId(testId)[0]!.closest('.ant-form-item') as HTMLElement;
 
 // antd's first render in jsdom takes seconds.
-describe('MinerLogsPage', { timeout: 30_000 }, () => {
+describe('MinerLogsPage', () => {
   it('lists the exports with their window, what they picked, status, progress, counts and size', async () => {
     renderPage(<MinerLogsPage />);
     await screen.findByText('Hot rack', {}, { timeout: 5000 });

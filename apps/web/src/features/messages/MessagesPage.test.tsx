@@ -129,7 +129,7 @@ const renderPage = (initial = '/messages') => {
 const requests = (path: string) => sent.filter((r) => r.url.split('?')[0] === path);
 
 // antd's first render in jsdom takes seconds.
-describe('MessagesPage', { timeout: 30_000 }, () => {
+describe('MessagesPage', () => {
   it('renders each message from its kind and parameters, in the user time zone, unread ones emphasized', async () => {
     renderPage();
     expect(await screen.findByText('Critical alert: Oil outlet temperature high')).toBeTruthy();

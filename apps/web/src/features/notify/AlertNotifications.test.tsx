@@ -20,7 +20,7 @@ const renderList = () =>
     ),
   });
 
-describe('notifications of an alert', { timeout: 30_000 }, () => {
+describe('notifications of an alert', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

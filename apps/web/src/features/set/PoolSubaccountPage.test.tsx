@@ -58,7 +58,7 @@ afterEach(resetPageTest);
 const open = () => renderPage(<PoolSubaccountPage />);
 
 // antd's first render in jsdom takes seconds.
-describe('Mining Pool Subaccount: pool data', { timeout: 30_000 }, () => {
+describe('Mining Pool Subaccount: pool data', () => {
   it('shows how reading each pool went, with the reason and the next try of a failure', async () => {
     open();
     expect((await screen.findByTestId('pool-subaccount-sync-1')).textContent).toBe('Up to date');

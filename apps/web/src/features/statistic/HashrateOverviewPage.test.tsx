@@ -122,7 +122,7 @@ const kpi = (key: string) => screen.getByTestId(`hashrate-kpi-${key}`).textConte
 const hashrateShown = () => waitFor(() => expect(kpi('hashrate')).toContain('1.23 PH/s'));
 
 // antd's first render in jsdom takes seconds.
-describe('Hashrate Overview page', { timeout: 30_000 }, () => {
+describe('Hashrate Overview page', () => {
   it('shows the KPIs in their units with what each one means', async () => {
     open();
     await hashrateShown();

@@ -80,7 +80,7 @@ const energyShown = () =>
   waitFor(() => expect(screen.getByTestId('power-kpi-energy').textContent).toContain('3 MWh'));
 
 // antd's first render in jsdom takes seconds.
-describe('Power Statistics page', { timeout: 30_000 }, () => {
+describe('Power Statistics page', () => {
   it('shows the totals in their units, the table behind the chart and the meter reset note', async () => {
     open();
     await energyShown();

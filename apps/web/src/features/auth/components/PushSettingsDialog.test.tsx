@@ -66,7 +66,7 @@ const calls = (fetch: ReturnType<typeof server>, name: string) =>
       .endsWith(`/${name}`),
   ).length;
 
-describe('push settings dialog', { timeout: 30_000 }, () => {
+describe('push settings dialog', () => {
   beforeEach(() => {
     setMessageApi({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } as never);
   });

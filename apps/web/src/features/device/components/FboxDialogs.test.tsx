@@ -37,7 +37,7 @@ const box = {
   reporting_interval_s: 12,
 } as unknown as FboxDetail;
 
-describe('FboxSettingDialog', { timeout: 30_000 }, () => {
+describe('FboxSettingDialog', () => {
   it('offers the box’s own interval among the usual ones, in order', () => {
     expect(intervalChoices(12)).toEqual([5, 10, 12, 15, 30, 60]);
     expect(intervalChoices(30)).toEqual([5, 10, 15, 30, 60]);

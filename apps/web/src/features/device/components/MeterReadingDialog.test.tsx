@@ -43,7 +43,7 @@ const fill = async () => {
   fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'Read on site' } });
 };
 
-describe('MeterReadingDialog', { timeout: 30_000 }, () => {
+describe('MeterReadingDialog', () => {
   it('says what is missing on each field and posts nothing', async () => {
     open();
     fireEvent.click(screen.getByRole('button', { name: /save/i }));

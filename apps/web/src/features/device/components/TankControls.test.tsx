@@ -66,7 +66,7 @@ const renderControls = (mode: 'auto' | 'manual') =>
   );
 
 // antd's first render in jsdom takes seconds.
-describe('TankControls', { timeout: 30_000 }, () => {
+describe('TankControls', () => {
   it('asks before switching the control mode, and sends it only on OK', async () => {
     renderControls('auto');
     await waitFor(() =>

@@ -27,7 +27,7 @@ const renderDialog = () => {
   return { onClose };
 };
 
-describe('observer link dialog', { timeout: 30_000 }, () => {
+describe('observer link dialog', () => {
   it('refuses a link that is not http(s) before asking the server, then saves a good one', async () => {
     storage.write(storageKeys.areaId, 7);
     const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(

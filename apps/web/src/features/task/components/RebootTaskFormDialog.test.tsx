@@ -57,7 +57,7 @@ const renderDialog = (kind: 'miner' | 'pdu') =>
   );
 
 // antd's first render in jsdom takes seconds.
-describe('RebootTaskFormDialog', { timeout: 30_000 }, () => {
+describe('RebootTaskFormDialog', () => {
   it('asks for the PDU off-to-on time only on PDU tasks', async () => {
     renderDialog('pdu');
     expect(await screen.findByText('Time between power off and on')).toBeTruthy();

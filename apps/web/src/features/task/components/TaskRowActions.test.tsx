@@ -53,7 +53,7 @@ const restoreBox = (action: 'stop' | 'delete') => {
 };
 
 // antd's first render in jsdom takes seconds.
-describe('TaskRowActions: stopping or deleting a temperature task', { timeout: 30_000 }, () => {
+describe('TaskRowActions: stopping or deleting a temperature task', () => {
   it('says how many miners stay in low mode and sends the switch-back choice (off unless ticked)', async () => {
     renderRow({ switched_low_count: 2 });
     let ok = await open('stop');
