@@ -1,6 +1,7 @@
 // Tests render texts: load the initial language before any test runs, as main.tsx does before rendering.
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach } from 'vitest';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { setStaticMessageApi } from './lib/feedback';
 import { i18nReady, loadConsoleTexts } from './lib/i18n';
 
@@ -26,6 +27,31 @@ beforeEach(() =>
     info: closedAtOnce,
   } as unknown as Parameters<typeof setStaticMessageApi>[0]),
 );
+
+// antd writes its styles into <style> tags at run time, thousands of rules. jsdom matches every rule
+// against an element in getComputedStyle, which Testing Library's role queries call for each element
+// and its ancestors: on the board list that was half of the file's 52 s. Every render here gets a
+// StyleProvider that writes antd's styles into a detached element instead, so no page's CSS reaches
+// jsdom's cascade (the 52 s became 9 s). Tests see antd's markup, classes and inline styles as before;
+// nothing in them reads a colour or a size antd's style sheet would set.
+vi.mock('@testing-library/react', async (importOriginal) => {
+  const rtl = await importOriginal<typeof import('@testing-library/react')>();
+  const { createElement } = await import('react');
+  const { StyleProvider } = await import('@ant-design/cssinjs');
+  const detached = document.createElement('div');
+  type Options = NonNullable<Parameters<typeof rtl.render>[1]>;
+  const render = ((ui: Parameters<typeof rtl.render>[0], options: Options = {}) => {
+    const Inner = options.wrapper;
+    const wrapper = ({ children }: { children?: ReactNode }) =>
+      createElement(
+        StyleProvider,
+        { container: detached },
+        Inner ? createElement(Inner, null, children) : children,
+      );
+    return rtl.render(ui, { ...options, wrapper });
+  }) as typeof rtl.render;
+  return { ...rtl, render };
+});
 
 await i18nReady;
 // Tests render the console's pages directly, without the router that loads their texts.
