@@ -1,6 +1,7 @@
 import Layout from 'antd/es/layout';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
+import { lazyNamed } from '../lib/lazy-named';
 import { useStore } from '../lib/store';
 import { closeSidebar, deviceStore, sidebarStore, useSettings } from '../lib/ui-store';
 import styles from './Layout.module.css';
@@ -11,7 +12,7 @@ import { useDayjsLocale } from './use-dayjs-locale';
 import { useResponsive } from './use-responsive';
 
 /** The settings drawer (colour picker and switches) is fetched when it is first opened. */
-const SettingsDrawer = lazy(() => import('./SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
+const SettingsDrawer = lazyNamed(() => import('./SettingsDrawer'), 'SettingsDrawer');
 
 /** The main layout of spec §2: sidebar, top bar with tags view, page, settings drawer. */
 export const AppLayout = () => {

@@ -2,11 +2,12 @@ import { DownOutlined } from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import Avatar from 'antd/es/avatar';
 import Dropdown from 'antd/es/dropdown';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { avatarUrl } from '../components/avatars';
 import { logout, useUserInfo } from '../features/auth';
+import { lazyNamed } from '../lib/lazy-named';
 import { clearSession } from '../lib/session';
 import styles from './Layout.module.css';
 
@@ -14,9 +15,9 @@ type Dialog = 'push' | 'account' | 'password' | null;
 
 /** The dialogs (forms, QR code, channel tests) are fetched when one is first opened, not with every page. */
 const dialogs = () => import('../features/auth/dialogs');
-const PushSettingsDialog = lazy(() => dialogs().then((m) => ({ default: m.PushSettingsDialog })));
-const AccountSettingsDialog = lazy(() => dialogs().then((m) => ({ default: m.AccountSettingsDialog })));
-const ChangePasswordDialog = lazy(() => dialogs().then((m) => ({ default: m.ChangePasswordDialog })));
+const PushSettingsDialog = lazyNamed(dialogs, 'PushSettingsDialog');
+const AccountSettingsDialog = lazyNamed(dialogs, 'AccountSettingsDialog');
+const ChangePasswordDialog = lazyNamed(dialogs, 'ChangePasswordDialog');
 
 /** Avatar and name with home, push settings, account settings, change password and log out. */
 export const UserMenu = () => {
