@@ -122,7 +122,7 @@ const AlertRulesPage = ({ target }: { target: AlertTarget }) => {
         <Alert
           type="error"
           showIcon
-          message={t('common.table.error')}
+          title={t('common.table.error')}
           action={<Button onClick={() => rules.refetch()}>{t('common.action.retry')}</Button>}
         />
       )}

@@ -45,11 +45,11 @@ export const KioskLinkDialog = ({ board, onClose }: { board: Board; onClose: () 
       mask={{ closable: false }}
       destroyOnHidden
     >
-      <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="kiosk-dialog">
+      <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="kiosk-dialog">
         <Typography.Paragraph type="secondary">{t('board.kiosk.explain')}</Typography.Paragraph>
         {link !== null && (
           <>
-            <Alert type="warning" showIcon message={t('board.kiosk.shownOnce')} />
+            <Alert type="warning" showIcon title={t('board.kiosk.shownOnce')} />
             <Space.Compact style={{ width: '100%' }}>
               <Input readOnly value={link} data-testid="kiosk-link" onFocus={(e) => e.target.select()} />
               <Button onClick={() => void copy()} data-testid="kiosk-copy">

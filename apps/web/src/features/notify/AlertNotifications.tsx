@@ -34,7 +34,7 @@ const kindLabel = { fired: 'notify.kind.fired', recovered: 'notify.kind.recovere
 export const AlertNotifications = ({ areaId, alertId }: { areaId: number; alertId: number }) => {
   const { t } = useTranslation();
   const { data, isLoading, isError } = useAlertNotifications(areaId, alertId);
-  if (isError) return <Alert type="error" showIcon message={t('notify.alert.loadFailed')} />;
+  if (isError) return <Alert type="error" showIcon title={t('notify.alert.loadFailed')} />;
   return (
     <Table<AlertNotification>
       size="small"

@@ -164,7 +164,7 @@ export const HashrateOverviewPage = () => {
   const empty = data !== undefined && data.totals.length === 0;
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="hashrate-overview">
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="hashrate-overview">
       <Card>
         <Space wrap>
           <Segmented<Preset>
@@ -228,7 +228,7 @@ export const HashrateOverviewPage = () => {
         <Alert
           type="error"
           showIcon
-          message={t('hashrateOverview.error')}
+          title={t('hashrateOverview.error')}
           description={overview.error instanceof Error ? overview.error.message : undefined}
           action={<Button onClick={() => void overview.refetch()}>{t('hashrateOverview.retry')}</Button>}
           data-testid="hashrate-error"
@@ -290,7 +290,7 @@ export const HashrateOverviewPage = () => {
         title={t('hashrateOverview.worstTitle')}
         extra={<Typography.Text type="secondary">{t('hashrateOverview.worstHint')}</Typography.Text>}
       >
-        {worst.isError && <Alert type="error" showIcon message={t('hashrateOverview.error')} />}
+        {worst.isError && <Alert type="error" showIcon title={t('hashrateOverview.error')} />}
         <Table<HashrateWorstMiner>
           rowKey="miner_id"
           size="small"

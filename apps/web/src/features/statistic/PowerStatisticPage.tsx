@@ -167,7 +167,7 @@ export const PowerStatisticPage = () => {
   };
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="power-statistic">
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="power-statistic">
       <Card>
         <Space wrap>
           <Segmented<Preset>
@@ -226,7 +226,7 @@ export const PowerStatisticPage = () => {
           </Dropdown>
         </Space>
         {range === null && (
-          <Alert style={{ marginTop: 12 }} type="info" showIcon message={t('power.range.pick')} />
+          <Alert style={{ marginTop: 12 }} type="info" showIcon title={t('power.range.pick')} />
         )}
         {tooLong && (
           <Alert
@@ -234,7 +234,7 @@ export const PowerStatisticPage = () => {
             type="warning"
             showIcon
             data-testid="power-too-long"
-            message={t('power.range.tooLong', { max: maxDays, bucket: t(`power.bucket.${bucket}`) })}
+            title={t('power.range.tooLong', { max: maxDays, bucket: t(`power.bucket.${bucket}`) })}
           />
         )}
         {stat.isError && !tooLong && (
@@ -242,7 +242,7 @@ export const PowerStatisticPage = () => {
             style={{ marginTop: 12 }}
             type="error"
             showIcon
-            message={t('power.loadFailed')}
+            title={t('power.loadFailed')}
             action={<Button onClick={() => stat.refetch()}>{t('common.action.retry')}</Button>}
           />
         )}
@@ -277,7 +277,7 @@ export const PowerStatisticPage = () => {
 
       <Card title={t('power.chart.energy')}>
         {data && data.resets > 0 && (
-          <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('power.chart.resetNote')} />
+          <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('power.chart.resetNote')} />
         )}
         <EnergyBarChart
           data={bars}
@@ -374,7 +374,7 @@ const PriceHistory = () => {
         <Alert
           type="error"
           showIcon
-          message={t('power.loadFailed')}
+          title={t('power.loadFailed')}
           action={<Button onClick={() => prices.refetch()}>{t('common.action.retry')}</Button>}
         />
       )}

@@ -153,14 +153,14 @@ const SubaccountHashrate = ({ subaccount }: { subaccount: RevenueSubaccount }) =
           type="error"
           showIcon
           style={{ marginBottom: 8 }}
-          message={t('revenue.sync.failed', { reason: s.sync.last_error ?? '' })}
+          title={t('revenue.sync.failed', { reason: s.sync.last_error ?? '' })}
         />
       )}
       {s.sync?.status === 'unsupported' && (
-        <Alert type="info" showIcon style={{ marginBottom: 8 }} message={t('revenue.sync.unsupported')} />
+        <Alert type="info" showIcon style={{ marginBottom: 8 }} title={t('revenue.sync.unsupported')} />
       )}
       {!s.has_api_key && (
-        <Alert type="info" showIcon style={{ marginBottom: 8 }} message={t('revenue.sync.noKey')} />
+        <Alert type="info" showIcon style={{ marginBottom: 8 }} title={t('revenue.sync.noKey')} />
       )}
       <div style={{ color: 'var(--ant-color-text-secondary)', fontSize: 12, marginBottom: 4 }}>
         {t('revenue.hashrate.matching', { prefix: `${s.subaccount}.`, count: s.miner_count })}
@@ -251,7 +251,7 @@ export const RevenuePage = () => {
         <Alert
           type="error"
           showIcon
-          message={t('revenue.error')}
+          title={t('revenue.error')}
           action={
             <Button size="small" onClick={() => void revenue.refetch()}>
               {t('common.action.retry')}
@@ -267,13 +267,13 @@ export const RevenuePage = () => {
             key={s.id}
             type="warning"
             showIcon
-            message={t('revenue.sync.failedFor', {
+            title={t('revenue.sync.failedFor', {
               subaccount: s.subaccount,
               reason: s.sync?.last_error ?? '',
             })}
           />
         ))}
-      {missingSettings && <Alert type="info" showIcon message={t('revenue.missingSettings')} />}
+      {missingSettings && <Alert type="info" showIcon title={t('revenue.missingSettings')} />}
 
       {data ? (
         <Totals revenue={data} />

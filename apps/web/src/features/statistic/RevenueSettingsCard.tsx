@@ -52,7 +52,7 @@ const PriceSource = ({ settings }: { settings: RevenueSettings }) => {
         type="warning"
         showIcon
         data-testid="revenue-price-error"
-        message={t('revenue.settings.priceFailed', { reason: settings.price_error })}
+        title={t('revenue.settings.priceFailed', { reason: settings.price_error })}
       />
     );
   return (
@@ -97,7 +97,7 @@ export const RevenueSettingsCard = () => {
   return (
     <Card title={t('revenue.settings.title')} data-testid="revenue-settings" size="small">
       {settings.isPending && <Skeleton active paragraph={{ rows: 3 }} title={false} />}
-      {settings.isError && <Alert type="error" showIcon message={t('revenue.error')} />}
+      {settings.isError && <Alert type="error" showIcon title={t('revenue.error')} />}
       {data && !editable && (
         <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }}>
           <Descriptions.Item label={label('coin')}>{data.coin}</Descriptions.Item>

@@ -76,7 +76,7 @@ export const MeterReadingDialog = ({
       onClose={onClose}
       okButtonProps={{ 'data-testid': 'meter-reading-save' } as never}
     >
-      <Alert type="info" showIcon message={t('device.meter.readingHint')} style={{ marginBottom: 16 }} />
+      <Alert type="info" showIcon title={t('device.meter.readingHint')} style={{ marginBottom: 16 }} />
       <Form<Values> form={form} name="meterReading" layout="vertical" onFinish={onFinish}>
         <Form.Item name="reading_at" label={readAt} rules={[required(readAt)]}>
           <ZonedDateTime testId="meter-reading-at" />

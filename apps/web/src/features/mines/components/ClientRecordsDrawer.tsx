@@ -131,10 +131,10 @@ export const ClientRecordsDrawer = ({
         </Typography.Paragraph>
       )}
       {broker === 'external' && (
-        <Alert type="warning" showIcon message={t('mines.clients.external')} style={{ marginBottom: 16 }} />
+        <Alert type="warning" showIcon title={t('mines.clients.external')} style={{ marginBottom: 16 }} />
       )}
       {broker === 'off' && (
-        <Alert type="info" showIcon message={t('mines.clients.off')} style={{ marginBottom: 16 }} />
+        <Alert type="info" showIcon title={t('mines.clients.off')} style={{ marginBottom: 16 }} />
       )}
       <Table<ClientRecord>
         rowKey="id"
