@@ -1,13 +1,26 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from 'react-router';
 import { loadConsoleTexts } from '../lib/i18n';
 import { setNavigator } from '../lib/navigation';
-import type { RouteDescriptor } from '../lib/route-types';
+import type { PagePrefetch, RouteDescriptor } from '../lib/route-types';
+import { getSelectedAreaId, getToken } from '../lib/session';
 import { RootGuard } from './RootGuard';
 import { routeTable } from './routes';
 
 /** Pages shown before sign-in: their texts are loaded at start (locales/en-core.ts). */
 const beforeSignIn = new Set(['/login']);
+
+/**
+ * A page's loader runs beside the layout's session check: it starts the page's first request when
+ * there is a session and a chosen mine, and never waits on it (the page shows it loading, or its
+ * error, as on any visit; a refused session is the session check's to handle).
+ */
+const prefetchLoader =
+  (prefetch: PagePrefetch) =>
+  ({ request }: LoaderFunctionArgs) => {
+    if (getToken() !== undefined && getSelectedAreaId() !== undefined) void prefetch(new URL(request.url));
+    return null;
+  };
 
 const toRouteObject = (route: RouteDescriptor): RouteObject => {
   const { page } = route;
@@ -19,8 +32,8 @@ const toRouteObject = (route: RouteDescriptor): RouteObject => {
   return {
     path: route.path,
     lazy: async () => {
-      const [Component] = await Promise.all([page(), loadConsoleTexts()]);
-      return { Component: Component as ComponentType };
+      const [Component, prefetch] = await Promise.all([page(), route.prefetch?.(), loadConsoleTexts()]);
+      return { Component: Component as ComponentType, loader: prefetch && prefetchLoader(prefetch) };
     },
   };
 };

@@ -45,8 +45,16 @@ export interface RouteDescriptor {
   /** Reachable without a token through a board's kiosk link (`?kiosk=<token>`): the page shows that board only. */
   kiosk?: boolean;
   page?: () => Promise<ComponentType>;
+  /**
+   * The page's first request, started alongside the session check (the layout's loader) instead of
+   * after the layout and page have rendered. Only with a session and a chosen mine.
+   */
+  prefetch?: () => Promise<PagePrefetch>;
   meta: RouteMeta;
 }
+
+/** Starts a page's first query for a URL; it must build the same key as the page will. */
+export type PagePrefetch = (url: URL) => Promise<void>;
 
 /** A sidebar group (device, task, …) of routes under the main layout. */
 export interface RouteGroup {

@@ -6,13 +6,15 @@ import Card from 'antd/es/card';
 import Typography from 'antd/es/typography';
 import { type Key, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryClient } from '../../app/query-client';
 import { ServerTable, useHiddenColumns } from '../../components/ServerTable';
 import { tableQueryProps } from '../../components/table-query';
 import { download } from '../../lib/api';
 import { areaScope } from '../../lib/area-scope';
-import { toRequestParams } from '../../lib/list-query';
+import { parseListQuery, toRequestParams } from '../../lib/list-query';
+import type { PagePrefetch } from '../../lib/route-types';
 import { useListQuery } from '../../lib/use-list-query';
-import { useMinerList } from './api-miner';
+import { minerListQuery, useMinerList } from './api-miner';
 import { CommandOutcomesDrawer } from './components/CommandOutcomesDrawer';
 import styles from './components/device.module.css';
 import { minerName, useFaultText, useModeLabels, useStatusOptions } from './components/labels';
@@ -42,6 +44,12 @@ const filterKeys = [
   // Lock Pool's guard (features/fbox-config).
   'pool_hijacked',
 ] as const;
+
+/** The page's first request, started while the session is checked: the first render finds its rows. */
+export const prefetchMinerList: PagePrefetch = (url) =>
+  queryClient.prefetchQuery(
+    minerListQuery(parseListQuery(url.searchParams, { filterKeys, schema: MinerListQuerySchema })),
+  );
 
 /**
  * Miner list (/device/machineList): server-paged with filters in the URL, a column chooser, bulk

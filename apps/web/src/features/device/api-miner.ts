@@ -9,16 +9,22 @@ import { commandKeys, fboxKeys, minerKeys, tankKeys } from './keys';
 
 const quiet = { silent: true } as const;
 
-export const useMinerList = (query: ListQuery, enabled = true) => {
+/** One page of the miner list: its cache key and request. */
+export const minerListQuery = (query: ListQuery) => {
   const params = toRequestParams(query);
-  return useQuery({
+  return {
     queryKey: minerKeys.list(params),
     queryFn: () => call('minerList', { ...areaScope(), ...params }, quiet),
+  };
+};
+
+export const useMinerList = (query: ListQuery, enabled = true) =>
+  useQuery({
+    ...minerListQuery(query),
     placeholderData: keepPreviousData,
     refetchInterval: fallbackRefetchInterval,
     enabled,
   });
-};
 
 export const useMinerDetail = (id: number) =>
   useQuery({

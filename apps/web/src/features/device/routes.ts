@@ -40,6 +40,7 @@ export const deviceGroup: RouteGroup = {
       path: '/device/machineList',
       layout: 'main',
       page: () => import('./MinerListPage').then((m) => m.MinerListPage),
+      prefetch: () => import('./MinerListPage').then((m) => m.prefetchMinerList),
       meta: { titleKey: 'app.route.machineList', icon: 'miner' },
     },
     {
