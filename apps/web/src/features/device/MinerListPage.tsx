@@ -45,11 +45,12 @@ const filterKeys = [
   'pool_hijacked',
 ] as const;
 
+/** The list's URL state: the page and its prefetch read the URL alike. */
+const listConfig = { filterKeys, schema: MinerListQuerySchema };
+
 /** The page's first request, started while the session is checked: the first render finds its rows. */
 export const prefetchMinerList: PagePrefetch = (url) =>
-  queryClient.prefetchQuery(
-    minerListQuery(parseListQuery(url.searchParams, { filterKeys, schema: MinerListQuerySchema })),
-  );
+  queryClient.prefetchQuery(minerListQuery(parseListQuery(url.searchParams, listConfig)));
 
 /**
  * Miner list (/device/machineList): server-paged with filters in the URL, a column chooser, bulk
@@ -57,7 +58,7 @@ export const prefetchMinerList: PagePrefetch = (url) =>
  */
 export const MinerListPage = () => {
   const { t } = useTranslation();
-  const list = useListQuery({ filterKeys, schema: MinerListQuerySchema });
+  const list = useListQuery(listConfig);
   const miners = useMinerList(list.query);
   const modeLabels = useModeLabels();
   const statusOptions = useStatusOptions();
