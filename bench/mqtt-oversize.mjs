@@ -59,23 +59,10 @@ if (process.argv[2] === 'attacker') {
     process.send({ sentMb: Math.round(sent.reduce((a, b) => a + b, 0) / 1048576) }, () => process.exit(0));
   });
 } else {
-  const { buildApp } = await import('../apps/server/dist/app.js');
+  const { buildBenchApp } = await import('./lib/bench-app.mjs');
   const dir = mkdtempSync(join(tmpdir(), 'fbox-bench-'));
-  const app = await buildApp({
-    logger: false,
-    mqtt: true,
-    seed: false,
-    config: {
-      dataDir: dir,
-      databaseUrl: undefined,
-      mqttUrl: undefined,
-      mqttPort: 0,
-      mqttPortExplicit: true,
-      host: '127.0.0.1',
-      demo: false,
-      webDist: dir,
-    },
-  });
+  const app = await buildBenchApp({ dir, mqtt: true });
+
   const owner = await app.users.create({ username: 'bench', password: 'bench-password', is_master: true });
   const area = await app.areas.create(owner, { area_name: 'Bench' });
   const fbox = await app.devices.createFbox(area.id, { name: 'Box', kind: 'immersion', tanks: 1 });

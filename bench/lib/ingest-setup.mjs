@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from '../../apps/server/dist/app.js';
+import { buildBenchApp } from './bench-app.mjs';
 import { openBenchDatabase } from './http-latency.mjs';
 
 /**
@@ -16,22 +16,8 @@ import { openBenchDatabase } from './http-latency.mjs';
 export const startIngestBench = async ({ boxes, minersPerBox, pgUrl, prepare = async () => {} }) => {
   const pgDatabase = pgUrl ? await openBenchDatabase('postgres', pgUrl, 'fbox-bench-ingest') : undefined;
   const dir = pgDatabase?.dataDir ?? mkdtempSync(join(tmpdir(), 'fbox-bench-'));
-  const app = await buildApp({
-    logger: false,
-    mqtt: true,
-    seed: false,
-    ...(pgDatabase && { database: pgDatabase.database }),
-    config: {
-      dataDir: dir,
-      databaseUrl: pgUrl,
-      mqttUrl: undefined,
-      mqttPort: 0,
-      mqttPortExplicit: true,
-      host: '127.0.0.1',
-      demo: false,
-      webDist: dir,
-    },
-  });
+  const app = await buildBenchApp({ dir, mqtt: true, database: pgDatabase?.database, databaseUrl: pgUrl });
+
   const owner = await app.users.create({ username: 'bench', password: 'bench-password', is_master: true });
   const area = await app.areas.create(owner, { area_name: 'Bench' });
   await prepare(app, area);

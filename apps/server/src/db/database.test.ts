@@ -4,7 +4,14 @@ import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbAvailable, testDbKind } from '../test/build-test-app.js';
-import { cachingStatements, type Database, openPostgres, preferPrepared } from './database.js';
+import {
+  cachingStatements,
+  type Database,
+  openPostgres,
+  openSqlite,
+  preferPrepared,
+  updateStatistics,
+} from './database.js';
 
 describe('SQLite statement cache', () => {
   it('reuses a statement by SQL text, prepares anew while one iterates, and evicts the oldest', () => {
@@ -28,6 +35,55 @@ describe('SQLite statement cache', () => {
     db.prepare('select 3 as n');
     expect(db.prepare('select 1 as n')).not.toBe(a);
     db.close();
+  });
+});
+
+describe('SQLite planner statistics', () => {
+  it('analyzes each index of the device tables with a turn of the event loop between, and at start-up only those without statistics', async () => {
+    const { db, close } = openSqlite(':memory:');
+    await sql`create table miners (id integer primary key, area_id integer, sn text)`.execute(db);
+    await sql`create index miners_area_sn on miners (area_id, sn)`.execute(db);
+    await sql`create index miners_sn on miners (sn)`.execute(db);
+    await sql`create table fboxes (id integer primary key, device_id text unique)`.execute(db);
+    await sql`create table other (id integer primary key, name text)`.execute(db);
+    await sql`create index other_name on other (name)`.execute(db);
+    for (let i = 0; i < 20; i++) {
+      await sql`insert into miners (area_id, sn) values (${i % 2}, ${`S${i}`})`.execute(db);
+      await sql`insert into fboxes (device_id) values (${`D${i}`})`.execute(db);
+      await sql`insert into other (name) values (${`N${i}`})`.execute(db);
+    }
+    const stats = async () =>
+      Object.fromEntries(
+        (await sql<{ idx: string; stat: string }>`select idx, stat from sqlite_stat1`.execute(db)).rows.map(
+          (r) => [r.idx, r.stat],
+        ),
+      );
+
+    // Loop turns while it runs: a request waits for one index at most, not for all of them.
+    let turns = 0;
+    let done = false;
+    const turn = () => {
+      turns++;
+      if (!done) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await updateStatistics(db, 'sqlite');
+    done = true;
+    const all = await stats();
+    expect(Object.keys(all).sort()).toEqual(['miners_area_sn', 'miners_sn', 'sqlite_autoindex_fboxes_1']);
+    expect(all.miners_area_sn).toBe('20 10 1');
+    expect(turns).toBeGreaterThanOrEqual(2);
+
+    // Start-up: an index without statistics is analyzed; the others keep theirs.
+    await sql`update sqlite_stat1 set stat = '7 7' where idx = 'miners_sn'`.execute(db);
+    await sql`delete from sqlite_stat1 where idx = 'miners_area_sn'`.execute(db);
+    await updateStatistics(db, 'sqlite', { onlyMissing: true });
+    expect(await stats()).toMatchObject({ miners_sn: '7 7', miners_area_sn: '20 10 1' });
+
+    // The hourly refresh analyzes every index again.
+    await updateStatistics(db, 'sqlite');
+    expect((await stats()).miners_sn).toBe('20 1');
+    await close();
   });
 });
 

@@ -22,7 +22,7 @@ declare module 'fastify' {
 export const dbPlugin = fp<{ database: Database; migrations?: (dialect: Dialect) => Migrations }>(
   async (app, { database, migrations }) => {
     await migrateToLatest(database.db as Kysely<unknown>, database.dialect, migrations?.(database.dialect));
-    await updateStatistics(database.db, database.dialect);
+    await updateStatistics(database.db, database.dialect, { onlyMissing: true });
     app.decorate('db', database.db);
     app.decorate('dbDialect', database.dialect);
     app.decorate('dbListen', database.listen?.bind(database));

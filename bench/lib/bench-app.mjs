@@ -1,0 +1,22 @@
+// The server as the benches build it: no logger, no demo, a data folder of the bench's own, the
+// embedded broker (when asked for) on a free port.
+import { buildApp } from '../../apps/server/dist/app.js';
+
+/** Builds the server on `dir` (its SQLite file), or on `database` (an open PostgreSQL schema). */
+export const buildBenchApp = ({ dir, mqtt = false, database, databaseUrl }) =>
+  buildApp({
+    logger: false,
+    mqtt,
+    seed: false,
+    ...(database && { database }),
+    config: {
+      dataDir: dir,
+      databaseUrl,
+      mqttUrl: undefined,
+      mqttPort: 0,
+      mqttPortExplicit: true,
+      host: '127.0.0.1',
+      demo: false,
+      webDist: dir,
+    },
+  });
