@@ -10,9 +10,12 @@
 // ≤ 100 ms, RSS ≤ 400 MB. SQLite always, PostgreSQL with `--pg`, TEST_DATABASE_URL or DATABASE_URL
 // (`--pg-only` skips SQLite). BENCH_SUSTAINED_RATE (samples/s; default: the target),
 // BENCH_SUSTAINED_SECONDS (60), BENCH_BOXES (200) and BENCH_MINERS_PER_BOX (500) tune it;
-// BENCH_DEBUG=1 prints the server's memory and ingest's backlog every 2 s (stderr).
+// BENCH_DEBUG=1 prints the server's memory and ingest's backlog every 2 s (stderr). The server runs
+// its periodic jobs (history rollups, retention, planner statistics) as it does in production;
+// BENCH_SUSTAINED_JOBS=0 leaves them off.
 // Run after `npm run build`.
 import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { benchPgUrl, loginToken, percentile, round, startLoadClient } from './lib/http-latency.mjs';
 import { startIngestBench } from './lib/ingest-setup.mjs';
@@ -21,6 +24,7 @@ const boxes = Number(process.env.BENCH_BOXES ?? 200);
 const minersPerBox = Number(process.env.BENCH_MINERS_PER_BOX ?? 500);
 const seconds = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60);
 const probePerSecond = 10;
+const jobs = process.env.BENCH_SUSTAINED_JOBS !== '0';
 const idleSeconds = 10;
 const args = process.argv.slice(2);
 const pgUrl = benchPgUrl(args);
@@ -48,6 +52,7 @@ const run = async (kind) => {
     boxes,
     minersPerBox,
     pgUrl: kind === 'postgres' ? pgUrl : undefined,
+    jobs,
   });
   const { app, area } = bench;
   const probe = startLoadClient();
@@ -86,6 +91,9 @@ const run = async (kind) => {
           );
         }, 2000)
       : undefined;
+    // The longest the server's event loop was held during the load (a job's statement, a batch).
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const before = app.ingest.stats().samples;
     let atEnd = before;
     const window = setTimeout(() => (atEnd = app.ingest.stats().samples), seconds * 1000);
@@ -94,6 +102,7 @@ const run = async (kind) => {
       probe.pace({ urls, headers, perSecond: probePerSecond, seconds }),
     ]);
     clearTimeout(window);
+    loopDelay.disable();
     clearInterval(sampler);
     clearInterval(debug);
 
@@ -135,6 +144,7 @@ const run = async (kind) => {
         miners: boxes * minersPerBox,
         gateways: boxes,
         seconds,
+        jobs,
         offered_samples_per_s: offered,
         committed_samples_per_s: Math.round(committed),
         ratio: round(committed / offered),
@@ -145,6 +155,7 @@ const run = async (kind) => {
         lag_p99_ms: lagP99,
         publisher_behind_ms: Math.round(streamed.behindMs),
         api,
+        event_loop_max_ms: Math.round(loopDelay.max / 1e6),
         idle_rss_mb: Math.round(idleRss / 1048576),
         peak_rss_mb: peakRssMB,
         target: {

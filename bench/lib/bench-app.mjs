@@ -1,12 +1,14 @@
 // The server as the benches build it: no logger, no demo, a data folder of the bench's own, the
-// embedded broker (when asked for) on a free port.
+// embedded broker (when asked for) on a free port, and the periodic jobs (rollups, retention,
+// statistics) only when asked for.
 import { buildApp } from '../../apps/server/dist/app.js';
 
 /** Builds the server on `dir` (its SQLite file), or on `database` (an open PostgreSQL schema). */
-export const buildBenchApp = ({ dir, mqtt = false, database, databaseUrl }) =>
+export const buildBenchApp = ({ dir, mqtt = false, jobs = false, database, databaseUrl }) =>
   buildApp({
     logger: false,
     mqtt,
+    jobs,
     seed: false,
     ...(database && { database }),
     config: {

@@ -13,10 +13,22 @@ import { openBenchDatabase } from './http-latency.mjs';
  * Starts the server and the publishers. `prepare(app, area)` runs after the mine exists and before
  * its boxes are created (e.g. to set its alert rules).
  */
-export const startIngestBench = async ({ boxes, minersPerBox, pgUrl, prepare = async () => {} }) => {
+export const startIngestBench = async ({
+  boxes,
+  minersPerBox,
+  pgUrl,
+  jobs = false,
+  prepare = async () => {},
+}) => {
   const pgDatabase = pgUrl ? await openBenchDatabase('postgres', pgUrl, 'fbox-bench-ingest') : undefined;
   const dir = pgDatabase?.dataDir ?? mkdtempSync(join(tmpdir(), 'fbox-bench-'));
-  const app = await buildBenchApp({ dir, mqtt: true, database: pgDatabase?.database, databaseUrl: pgUrl });
+  const app = await buildBenchApp({
+    dir,
+    mqtt: true,
+    jobs,
+    database: pgDatabase?.database,
+    databaseUrl: pgUrl,
+  });
 
   const owner = await app.users.create({ username: 'bench', password: 'bench-password', is_master: true });
   const area = await app.areas.create(owner, { area_name: 'Bench' });

@@ -10,9 +10,22 @@ import { JobRunner } from './job-runner.js';
 
 const minute = 60_000;
 const hour = 60 * minute;
+const floorToMinute = (ms: number) => ms - (ms % minute);
 
 describeDb('jobs', () => {
   let database: Database | undefined;
+  /** An app on a fresh database at the clock's time, with a mine and an FBOX. */
+  const appWithBox = async (clock: TestClock) => {
+    database = await openTestDatabase();
+    const app = await buildApp({
+      database: { ...database, close: async () => {} },
+      logger: false,
+      seed: false,
+      now: clock.now,
+    });
+    const area = await createArea(app, (await createMaster(app)).id);
+    return { app, area, fbox: await createFbox(app, area.id) };
+  };
   afterEach(async () => {
     await database?.close();
     database = undefined;
@@ -44,16 +57,8 @@ describeDb('jobs', () => {
   });
 
   it('rolls samples up by minute and hour and prunes by age', async () => {
-    database = await openTestDatabase();
     const clock = new TestClock(Date.UTC(2025, 0, 1, 12, 0, 30));
-    const app = await buildApp({
-      database: { ...database, close: async () => {} },
-      logger: false,
-      seed: false,
-      now: clock.now,
-    });
-    const area = await createArea(app, (await createMaster(app)).id);
-    const fbox = await createFbox(app, area.id);
+    const { app, area, fbox } = await appWithBox(clock);
     const { id: minerId } = await createMiner(app, { id: fbox.id, area_id: area.id });
     const base = Date.UTC(2025, 0, 1, 10, 0, 0);
     const sample = (ts: number, hashrate: number) => ({
@@ -110,6 +115,74 @@ describeDb('jobs', () => {
       { ts: clock.ms - 10_000 },
     ]);
     expect(deleted.miner_samples_1m).toBe(0);
+    await app.close();
+  });
+
+  it('rolls up the same minutes and hours with the miners split over many statements', async () => {
+    const clock = new TestClock();
+    const { app, area, fbox } = await appWithBox(clock);
+    const miners = [];
+    for (let i = 0; i < 5; i++) miners.push((await createMiner(app, { id: fbox.id, area_id: area.id })).id);
+    const base = floorToMinute(clock.ms) - 10 * minute;
+    await app.db
+      .insertInto('miner_samples')
+      .values(
+        miners.flatMap((minerId, i) =>
+          [0, 30_000, minute, 7 * minute].map((offset, k) => ({
+            miner_id: minerId,
+            ts: base + offset,
+            hashrate: 100 + 10 * i + k,
+            power_w: 3000,
+            chip_max_temp: 70,
+            online: 1,
+          })),
+        ),
+      )
+      .execute();
+    const read = () =>
+      app.db
+        .selectFrom('miner_samples_1m')
+        .select(['miner_id', 'bucket_ts', 'samples', 'hashrate_avg', 'hashrate_min', 'hashrate_max'])
+        .orderBy('miner_id')
+        .orderBy('bucket_ts')
+        .execute();
+    await rollupMinutes(app.db, clock.ms, 48 * hour);
+    const together = await read();
+    expect(together).toHaveLength(15);
+    expect(together[0]).toEqual({
+      miner_id: miners[0],
+      bucket_ts: base,
+      samples: 2,
+      hashrate_avg: 100.5,
+      hashrate_min: 100,
+      hashrate_max: 101,
+    });
+    await app.db.deleteFrom('miner_samples_1m').execute();
+    await rollupMinutes(app.db, clock.ms, 48 * hour, 2);
+    expect(await read()).toEqual(together);
+
+    const readHours = async () => ({
+      hours: await app.db
+        .selectFrom('miner_samples_1h')
+        .select(['miner_id', 'bucket_ts', 'samples', 'hashrate_avg'])
+        .orderBy('miner_id')
+        .orderBy('bucket_ts')
+        .execute(),
+      day: await app.db
+        .selectFrom('miner_state')
+        .select(['miner_id', 'hashrate_24h'])
+        .orderBy('miner_id')
+        .execute(),
+    });
+    const later = clock.ms + 2 * hour;
+    await rollupHours(app.db, later, 30 * 24 * hour);
+    const hoursTogether = await readHours();
+    expect(hoursTogether.hours.length).toBeGreaterThanOrEqual(5);
+    expect(hoursTogether.day.map((m) => m.hashrate_24h)).toEqual([101.5, 111.5, 121.5, 131.5, 141.5]);
+    await app.db.deleteFrom('miner_samples_1h').execute();
+    await app.db.updateTable('miner_state').set({ hashrate_24h: 0 }).execute();
+    await rollupHours(app.db, later, 30 * 24 * hour, [], 2);
+    expect(await readHours()).toEqual(hoursTogether);
     await app.close();
   });
 });

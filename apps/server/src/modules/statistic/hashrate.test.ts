@@ -409,6 +409,21 @@ describeDb('hashrate overview: rollups and reads against a brute-force oracle', 
     const whole = await fromScratch(1000);
     expect(whole.miners.filter((m) => m.hash_s > 0).length).toBeGreaterThan(100);
     expect(await fromScratch(4)).toEqual(whole);
+
+    // The mine's sums added up from parts of 7 miners: the same rows, up to the order of additions.
+    await t.app.db.deleteFrom('fleet_hashrate_1h').execute();
+    await t.app.db.deleteFrom('miner_hashrate_1h').execute();
+    await rollupHashrate(t.app.db, rolledTo, 10 * day, 1000, 7);
+    const parts = await fleet();
+    expect(parts.map(({ area_id, dim, key, hour_ts }) => [area_id, dim, key, hour_ts])).toEqual(
+      whole.fleet.map(({ area_id, dim, key, hour_ts }) => [area_id, dim, key, hour_ts]),
+    );
+    parts.forEach((row, n) => {
+      for (const [column, value] of Object.entries(whole.fleet[n]!))
+        if (typeof value === 'number') expect(row[column as keyof typeof row]).toBeCloseTo(value, 6);
+    });
+    // The rows the next tests read, as the job writes them.
+    expect(await fromScratch(1000)).toEqual(whole);
   });
 
   it('stores the settled days it answers, and forgets those a rollup rewrites', async () => {
