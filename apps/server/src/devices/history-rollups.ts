@@ -80,8 +80,10 @@ const rollupWindow = async (
     await sql`${sql.raw(`${q.head} from ${q.source} r where `)}${window}${sql.raw(q.tail)}`.execute(db);
     return;
   }
+  // CROSS JOIN keeps the devices the outer loop on SQLite (one seek each); with a plain join the
+  // planner may walk the window's rows by time for every range instead.
   await inIdRanges(db, s.devices, 'id', perStatement, (lo, hi) =>
-    sql`${sql.raw(`${q.head} from ${s.devices} d join ${q.source} r on r.${s.id} = d.id and `)}${window}${sql.raw(' where d.id >= ')}${lo}${sql.raw(' and d.id < ')}${hi}${sql.raw(q.tail)}`.execute(
+    sql`${sql.raw(`${q.head} from ${s.devices} d cross join ${q.source} r where r.${s.id} = d.id and `)}${window}${sql.raw(' and d.id >= ')}${lo}${sql.raw(' and d.id < ')}${hi}${sql.raw(q.tail)}`.execute(
       db,
     ),
   );
