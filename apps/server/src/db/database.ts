@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { yieldToLoop } from '../lib/event-loop.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -373,7 +374,7 @@ export const updateStatistics = async (
   for (const index of indexes) {
     if (known.has(index.name)) continue;
     await sql`analyze ${sql.id(index.name)}`.execute(db);
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
   }
 };
 

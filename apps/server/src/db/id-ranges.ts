@@ -1,8 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { yieldToLoop } from '../lib/event-loop.js';
 import type { DB } from './schema.js';
-
-/** Lets other work run (requests, ingest): on SQLite a statement resolves without waiting for I/O. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Calls `run(lo, hi)` for consecutive ranges `[lo, hi)` of `size` ids covering `table.column`, with a

@@ -11,6 +11,7 @@ import type { FboxIdentity } from '../devices/device.repository.js';
 import type { DeviceService } from '../devices/device.service.js';
 import type { BatchWrite, QueuedTelemetry, TelemetryWriter } from '../devices/telemetry-writer.js';
 import type { Clock } from '../lib/clock.js';
+import { yieldToLoop } from '../lib/event-loop.js';
 import type { LiveEvents } from '../realtime/live-events.js';
 import { IngestCounters, type IngestStats } from './ingest-counters.js';
 import type { StatusService } from './status.service.js';
@@ -227,7 +228,7 @@ export class IngestService {
   /** Writes batches until the queue is empty; what arrives meanwhile joins the next batch. */
   private async writeAll(): Promise<void> {
     // Let the messages of the same socket read (and other gateways' at the same moment) join.
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
     try {
       while (this.queue.length > 0) {
         const batch = this.takeBatch();
@@ -236,7 +237,7 @@ export class IngestService {
         // Let other work in between (HTTP requests, timers): on SQLite a write resolves without
         // waiting for I/O, and with gateways always sending, batch followed batch in one chain of
         // promise callbacks while API requests waited for minutes.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToLoop();
       }
     } finally {
       this.writing = null;

@@ -25,7 +25,6 @@ const minersPerChunk = 2000;
 const minerHour = (h: number, end: number, lo: number, hi: number) => {
   const H = lit(h);
   const E = lit(end);
-  const ids = (column: string) => `${column} >= ${lit(lo)} and ${column} < ${lit(hi)}`;
   const least = (a: string, b: string) => `case when ${a} > ${b} then ${b} else ${a} end`;
   return `insert into miner_hashrate_1h (miner_id, hour_ts, area_id, fbox_id, model, online, ${sums.join(', ')}, ${sums.map((c) => `cum_${c}`).join(', ')})
 select x.miner_id, ${H}, x.area_id, x.fbox_id, x.model, x.online, ${sums.map((c) => `x.${c}`).join(', ')}, ${sums.map((c) => `coalesce(p.cum_${c}, 0) + x.${c}`).join(', ')}
@@ -46,7 +45,7 @@ from (
     join miner_state s on s.miner_id = m.id
     join fboxes f on f.id = s.fbox_id
     left join miner_samples r on r.miner_id = m.id and r.ts >= ${H} and r.ts < ${E}
-    where ${ids('m.id')} and m.created_at < ${E}
+    where m.id >= ${lit(lo)} and m.id < ${lit(hi)} and m.created_at < ${E}
     group by m.id, s.miner_id, f.id
   ) b
 ) x
