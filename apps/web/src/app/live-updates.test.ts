@@ -1,5 +1,5 @@
 import type { LiveMessage } from '@fbox/contracts';
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { alarmKeys } from '../features/alarm';
 import { boardKeys } from '../features/board';
@@ -77,6 +77,43 @@ describe('live invalidation mapping', () => {
     expect(new Set(calls).size).toBe(calls.length);
     expect(calls).toContain(JSON.stringify(fboxKeys.detail(1)));
     invalidator.stop();
+  });
+
+  it('lets a read slower than the window finish, and reads again after the messages it missed', async () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    let reads = 0;
+    const observer = new QueryObserver(client, {
+      queryKey: alarmKeys.all,
+      queryFn: async () => {
+        reads += 1;
+        const read = reads;
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        return read;
+      },
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(observer.getCurrentResult().data).toBe(1);
+    // An alert a second for ten seconds, each read taking 2.5 s: every read finishes.
+    const invalidator = createLiveInvalidator(client, 1000);
+    const seen: number[] = [];
+    for (let second = 0; second < 10; second += 1) {
+      invalidator.push({ type: 'alert', alertId: second, level: 1, open: true });
+      await vi.advanceTimersByTimeAsync(1000);
+      seen.push(observer.getCurrentResult().data ?? 0);
+    }
+    expect(Math.max(...seen)).toBeGreaterThanOrEqual(3);
+    // The last messages came during a read: one more read follows it, then all is quiet.
+    await vi.advanceTimersByTimeAsync(10_000);
+    const settled = reads;
+    expect(observer.getCurrentResult().data).toBe(settled);
+    expect(client.isFetching()).toBe(0);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(reads).toBe(settled);
+    invalidator.stop();
+    unsubscribe();
+    vi.useRealTimers();
   });
 });
 

@@ -46,23 +46,36 @@ export const liveInvalidations = (message: LiveMessage): QueryKey[] => {
 /** Live messages can come in bursts (one per FBOX report): invalidations are gathered for this long. */
 export const LIVE_COALESCE_MS = 1000;
 
-/** Invalidates the keys of many messages at once, each key once per window. */
+/**
+ * Invalidates the keys of many messages at once, each key once per window. A key whose read is still
+ * in flight waits for the next window instead of cancelling it: were a read slower than the window
+ * (a large mine, a busy server), each message would cancel the read the last one started, the list
+ * would never arrive, and a form waiting for it after a save would never close. Waiting keeps the
+ * message: the read it gets starts after it came.
+ */
 export const createLiveInvalidator = (queryClient: QueryClient, windowMs = LIVE_COALESCE_MS) => {
   const pending = new Map<string, QueryKey>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = () => {
+    if (pending.size > 0 && timer === undefined) timer = setTimeout(flush, windowMs);
+  };
   const flush = () => {
     timer = undefined;
-    const keys = [...pending.values()];
-    pending.clear();
-    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+    for (const [hash, queryKey] of pending) {
+      if (queryClient.isFetching({ queryKey }) > 0) continue;
+      pending.delete(hash);
+      void queryClient.invalidateQueries({ queryKey });
+    }
+    schedule();
   };
   return {
     push: (message: LiveMessage) => {
       for (const key of liveInvalidations(message)) pending.set(JSON.stringify(key), key);
-      if (pending.size > 0 && timer === undefined) timer = setTimeout(flush, windowMs);
+      schedule();
     },
     stop: () => {
       clearTimeout(timer);
+      timer = undefined;
       pending.clear();
     },
   };
