@@ -61,8 +61,9 @@ export const minerStateSettings: readonly string[] = minerStateColumns.filter((c
  * The upserts that write a batch's `miner_state` rows. SQLite rewrites an index on update only
  * when the SET names one of its columns: the readings go to every row, the settings in a second
  * upsert only to the rows where one differs, so a sample leaves the indexes of the list's filters
- * and sorts on settings alone. PostgreSQL writes a new row version with every index entry whenever
- * an indexed reading changes, so one upsert of both parts costs no more there than the readings.
+ * and sorts on settings alone. PostgreSQL decides by value: no index of miner_state holds a
+ * reading there (`0038`), so an update whose settings are unchanged writes no index (a HOT update)
+ * however the SET is written, and one upsert of both parts is enough.
  */
 export const minerStateWrites = (dialect: Dialect) => {
   const upsert = (update: readonly string[], onlyChanged = false) => ({

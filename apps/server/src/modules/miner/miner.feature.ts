@@ -1,6 +1,7 @@
 import { defineFeature } from '../feature.js';
 import { minerHandlers } from './miner.routes.js';
 import { MinerService } from './miner.service.js';
+import { minerHotMigration } from './miner-hot.migration.js';
 import { minerListOrderMigration } from './miner-order.migration.js';
 import { minerSortMigration } from './miner-sort.migration.js';
 
@@ -16,6 +17,7 @@ export const minerFeature = defineFeature({
   migrations: (dialect) => ({
     '0034_miner_list_area_order': minerListOrderMigration,
     '0035_miner_list_sort_indexes': minerSortMigration(dialect),
+    '0038_miner_state_hot_updates': minerHotMigration(dialect),
   }),
   register(app) {
     app.decorate('miners', new MinerService(app));

@@ -1,0 +1,49 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import { createSortIndexes, dropSortIndexes } from './miner-sort.migration.js';
+
+/**
+ * PostgreSQL: no index of `miner_state` holds a reading, so a sample's update is HOT (heap-only).
+ * PostgreSQL writes a new entry in every index of a row whenever one indexed column changes. The
+ * list's hashrate and temperature indexes changed with every sample, so each sample wrote all
+ * eleven indexes of its row, and a 1,000,000-miner site (33,333 samples/s) outran the database on a
+ * 2-core machine (~19,000/s stored). Without them, and with room left in each page
+ * (`fillfactor = 70`) for the row's next version, an update whose settings are unchanged writes no
+ * index at all (docs/performance.md, "Ingest write shape and list sorts": a raw upsert 9,000 →
+ * 35,000 rows/s).
+ *
+ * The price: a sort on hashrate or chip temperature reads and sorts the mine, as every other sort on
+ * a reading already did. With the readings gone from the keys, the indexes on settings that SQLite
+ * has had since `0035` cost a sample nothing here either, and PostgreSQL gets them too (status and
+ * model included, which serve the list's filters as well).
+ *
+ * `fillfactor` applies to pages written from now on; an existing mine's table takes it at its next
+ * rewrite (`VACUUM FULL miner_state`, a maintenance window's work). SQLite keeps its reading
+ * indexes: it rewrites only the indexes whose columns an update names, and its sorts use them.
+ */
+const readingIndexes = {
+  miner_state_hashrate_realtime: ['area_id', 'hashrate_realtime'],
+  miner_state_chip_max_temp: ['area_id', 'chip_max_temp'],
+  miner_state_online_hashrate_realtime: ['area_id', 'online', 'hashrate_realtime', 'miner_id'],
+  miner_state_model_hashrate_online: ['area_id', 'model', 'hashrate_realtime', 'miner_id', 'online'],
+} as const;
+
+export const minerHotMigration = (dialect: Dialect): Migration => ({
+  async up(db: Kysely<unknown>) {
+    if (dialect !== 'postgres') return;
+    for (const name of Object.keys(readingIndexes)) await db.schema.dropIndex(name).execute();
+    await createSortIndexes(db);
+    await sql`alter table miner_state set (fillfactor = 70)`.execute(db);
+  },
+  async down(db: Kysely<unknown>) {
+    if (dialect !== 'postgres') return;
+    await sql`alter table miner_state reset (fillfactor)`.execute(db);
+    await dropSortIndexes(db);
+    for (const [name, columns] of Object.entries(readingIndexes))
+      await db.schema
+        .createIndex(name)
+        .on('miner_state')
+        .columns([...columns])
+        .execute();
+  },
+});
