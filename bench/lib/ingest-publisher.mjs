@@ -125,10 +125,12 @@ const runPublisher = () => {
           const sent = performance.now();
           const ack = g.client
             .publishAsync(`fbox/${g.deviceId}/telemetry`, message(g.box, seqs[k]++, minersPerBox), { qos: 1 })
-            .then(() => {
-              ackMs.push(performance.now() - sent);
-              outstanding.delete(ack);
-            });
+            .then(
+              () => ackMs.push(performance.now() - sent),
+              // Unacknowledged when the bench ends it (`end` with `force`): counted as such.
+              () => {},
+            )
+            .finally(() => outstanding.delete(ack));
           outstanding.add(ack);
         }
         await new Promise((r) => setTimeout(r, 10));
