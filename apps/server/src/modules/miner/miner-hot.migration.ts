@@ -1,6 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
-import { createSortIndexes, dropSortIndexes } from './miner-sort.migration.js';
 
 /**
  * PostgreSQL: no index of `miner_state` holds a reading, so a sample's update is HOT (heap-only).
@@ -13,9 +12,10 @@ import { createSortIndexes, dropSortIndexes } from './miner-sort.migration.js';
  * 35,000 rows/s).
  *
  * The price: a sort on hashrate or chip temperature reads and sorts the mine, as every other sort on
- * a reading already did. With the readings gone from the keys, the indexes on settings that SQLite
- * has had since `0035` cost a sample nothing here either, and PostgreSQL gets them too (status and
- * model included, which serve the list's filters as well).
+ * a reading already did (1,000,000 miners: about 0.2 s). No index on settings is added for the list's
+ * sorts: an update that finds no room on its page is not HOT and writes every index, so each one
+ * costs a share of the samples (measured with SQLite's nine sort indexes added: 17,900 samples/s
+ * stored at 1,000,000 miners instead of 32,900).
  *
  * `fillfactor` applies to pages written from now on; an existing mine's table takes it at its next
  * rewrite (`VACUUM FULL miner_state`, a maintenance window's work). SQLite keeps its reading
@@ -32,13 +32,11 @@ export const minerHotMigration = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
     if (dialect !== 'postgres') return;
     for (const name of Object.keys(readingIndexes)) await db.schema.dropIndex(name).execute();
-    await createSortIndexes(db);
     await sql`alter table miner_state set (fillfactor = 70)`.execute(db);
   },
   async down(db: Kysely<unknown>) {
     if (dialect !== 'postgres') return;
     await sql`alter table miner_state reset (fillfactor)`.execute(db);
-    await dropSortIndexes(db);
     for (const [name, columns] of Object.entries(readingIndexes))
       await db.schema
         .createIndex(name)
