@@ -10,32 +10,12 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { updateStatistics } from '../apps/server/dist/db/database.js';
 import { buildBenchApp } from './lib/bench-app.mjs';
-import { round } from './lib/http-latency.mjs';
+import { longestBlock, round } from './lib/http-latency.mjs';
 import { seedMinerArea } from './lib/seed-area.mjs';
 
 const miners = Number(process.env.BENCH_MINERS ?? 100_000);
 const targetMs = 100;
 const tables = ['miner_state', 'miners', 'tank_state', 'tanks', 'fbox_state', 'fboxes'];
-
-/** The longest gap between turns of the event loop while `work` runs, and its total time; ms. */
-const longestBlock = async (work) => {
-  let last = performance.now();
-  let longest = 0;
-  let done = false;
-  const probe = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (!done) setImmediate(probe);
-  };
-  setImmediate(probe);
-  const started = performance.now();
-  await work();
-  const total = performance.now() - started;
-  done = true;
-  await new Promise((resolve) => setImmediate(resolve));
-  return { longest: round(longest), total: round(total) };
-};
 
 const dir = mkdtempSync(join(tmpdir(), 'fbox-bench-stats-'));
 const app = await buildBenchApp({ dir });

@@ -184,3 +184,23 @@ export const compareToBare = async ({ urls, headers, bare, requests, rounds, con
     client.close();
   }
 };
+
+/** The longest gap between turns of the event loop while `work` runs, and its total time; ms. */
+export const longestBlock = async (work) => {
+  let last = performance.now();
+  let longest = 0;
+  let done = false;
+  const probe = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (!done) setImmediate(probe);
+  };
+  setImmediate(probe);
+  const started = performance.now();
+  await work();
+  const total = performance.now() - started;
+  done = true;
+  await new Promise((resolve) => setImmediate(resolve));
+  return { longest: round(longest), total: round(total) };
+};

@@ -49,8 +49,16 @@ const upsertSet = (metrics: readonly string[]) =>
 const columns = (metrics: readonly string[]) =>
   metrics.flatMap((m) => [`${m}_avg`, `${m}_min`, `${m}_max`]).join(', ');
 
-/** Miners per statement of the rollups: at the end of an hour, tens of milliseconds on SQLite. */
-const minersPerStatement = 5000;
+/**
+ * Miners per statement of the minute rollup (six minutes of samples each, 12 a miner): 5,000 held
+ * the event loop ~110 ms on SQLite (100,000 miners, `bench/jobs-late-hour.mjs`).
+ */
+const minersPerStatement = 2500;
+/**
+ * Miners per statement of the hour rollup: an hour is 60 minute rows a miner, so 5,000 miners held
+ * the event loop ~250 ms on SQLite at the end of an hour (`bench/jobs-late-hour.mjs`).
+ */
+const minersPerHourStatement = 1000;
 
 /** A rollup's statement without its rows: `insert … select …` and ` group by … on conflict …`. */
 interface RollupStatement {
@@ -141,7 +149,7 @@ export const rollupHours = async (
   now: number,
   retention1mMs: number,
   rewritten: readonly HoursRewritten[] = [],
-  perStatement = minersPerStatement,
+  perStatement = minersPerHourStatement,
 ): Promise<void> => {
   const to = floorTo(now, hour);
   for (const s of series) {

@@ -8,7 +8,28 @@ export interface Job {
   name: string;
   periodMs: number;
   run(): Promise<unknown>;
+  /**
+   * Jobs of one lane run one after another; lanes run side by side, so a long job never holds a
+   * short one of another lane (a command's timeout behind a rollup of a large mine). Default: the
+   * job's own lane.
+   */
+  lane?: string;
+  /**
+   * At most this share of the time: a run that took `d` is next due `d / maxShare` after it
+   * started, when that is later than a period. For a job whose work grows with the data it
+   * recomputes (a rollup of a large mine): it then runs less often instead of all the time.
+   */
+  maxShare?: number;
 }
+
+/** The lane of the jobs that rewrite stored data (rollups, retention, planner statistics). */
+export const maintenanceLane = 'maintenance';
+
+/**
+ * The most of the time a rollup may take: one that recomputes more than it used to (a large mine
+ * late in the hour) then runs less often, leaving the rest of the time to ingest and requests.
+ */
+export const rollupShare = 0.25;
 
 /** How long a claim protects a running job; a crashed holder's job is taken over after it. */
 const leaseMs = 5 * 60_000;
@@ -21,8 +42,9 @@ const leaseMs = 5 * 60_000;
 export class JobRunner {
   readonly owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private registered = false;
+  /** The lanes with a job in progress in this process, and their work. */
+  private readonly lanes = new Map<string, Promise<void>>();
+  private registering: Promise<void> | undefined;
   private readonly startListeners: (() => void)[] = [];
 
   constructor(
@@ -36,7 +58,7 @@ export class JobRunner {
   add(job: Job): void {
     if (this.jobs.some((j) => j.name === job.name)) throw new Error(`Job ${job.name} is added twice`);
     this.jobs.push(job);
-    this.registered = false;
+    this.registering = undefined;
   }
 
   /** Runs `listener` when the loop starts: loops of their own that run with it (the task engine's). */
@@ -51,39 +73,54 @@ export class JobRunner {
     for (const listener of this.startListeners) listener();
   }
 
-  /** Stops the loop and waits for a job in progress to finish. */
+  /** Stops the loop and waits for the jobs in progress to finish. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    await Promise.all(this.lanes.values());
   }
 
-  /** Runs every due job this process can claim; returns the names it ran. Ticks do not overlap. */
+  /**
+   * Starts every lane not already busy in this process, each running its due jobs (those this
+   * process can claim) in order; resolves when the lanes it started are done, with the names of
+   * the jobs they ran.
+   */
   async tick(): Promise<string[]> {
-    if (this.running) {
-      await this.running;
-      return [];
-    }
+    await this.register();
     const ran: string[] = [];
-    this.running = (async () => {
-      await this.register();
-      for (const job of this.jobs) {
-        if (await this.claim(job)) {
-          ran.push(job.name);
-          await this.execute(job);
-        }
-      }
-    })().finally(() => {
-      this.running = undefined;
-    });
-    await this.running;
+    const started: Promise<void>[] = [];
+    for (const [lane, jobs] of this.byLane()) {
+      if (this.lanes.has(lane)) continue;
+      const work = (async () => {
+        for (const job of jobs)
+          if (await this.claim(job)) {
+            ran.push(job.name);
+            await this.execute(job);
+          }
+      })().finally(() => this.lanes.delete(lane));
+      this.lanes.set(lane, work);
+      started.push(work);
+    }
+    await Promise.all(started);
     return ran;
   }
 
-  private async register(): Promise<void> {
-    if (this.registered) return;
-    await this.store.register(this.jobs.map((j) => j.name));
-    this.registered = true;
+  /** The jobs by lane, in the order they were added. */
+  private byLane(): Map<string, Job[]> {
+    const lanes = new Map<string, Job[]>();
+    for (const job of this.jobs) {
+      const lane = job.lane ?? job.name;
+      lanes.set(lane, [...(lanes.get(lane) ?? []), job]);
+    }
+    return lanes;
+  }
+
+  private register(): Promise<void> {
+    this.registering ??= this.store.register(this.jobs.map((j) => j.name)).catch((error: unknown) => {
+      this.registering = undefined;
+      throw error;
+    });
+    return this.registering;
   }
 
   private claim(job: Job): Promise<boolean> {
@@ -98,7 +135,10 @@ export class JobRunner {
     } catch (error) {
       this.log.error({ err: error, job: job.name }, 'job failed');
     }
-    // The next run is due one period after this one started, so periods do not drift with run time.
-    await this.store.release(job.name, this.owner, started, started + job.periodMs);
+    // The next run is due one period after this one started, so periods do not drift with run
+    // time; a job with a share waits longer after a long run.
+    const took = this.clock() - started;
+    const period = job.maxShare ? Math.max(job.periodMs, Math.round(took / job.maxShare)) : job.periodMs;
+    await this.store.release(job.name, this.owner, started, started + period);
   }
 }

@@ -7,7 +7,7 @@ import {
   rollupHours,
   rollupMinutes,
 } from '../devices/history-rollups.js';
-import { type Job, JobRunner } from './job-runner.js';
+import { type Job, JobRunner, maintenanceLane, rollupShare } from './job-runner.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,16 +35,21 @@ export const jobsPlugin = fp<{ start: boolean }>(
       {
         name: 'rollup-1m',
         periodMs: 60_000,
+        lane: maintenanceLane,
+        maxShare: rollupShare,
         run: () => rollupMinutes(db, clock(), config.retentionRawHours * 3_600_000),
       },
       {
         name: 'rollup-1h',
         periodMs: 10 * 60_000,
+        lane: maintenanceLane,
+        maxShare: rollupShare,
         run: () => rollupHours(db, clock(), config.retention1mDays * 86_400_000, rewritten),
       },
       {
         name: 'retention',
         periodMs: 60 * 60_000,
+        lane: maintenanceLane,
         run: () =>
           applyRetention(db, clock(), {
             rawHours: config.retentionRawHours,
@@ -53,7 +58,12 @@ export const jobsPlugin = fp<{ start: boolean }>(
           }),
       },
       // Planner statistics (SQLite keeps none by itself; cheap when nothing changed much).
-      { name: 'db-statistics', periodMs: 60 * 60_000, run: () => updateStatistics(db, app.dbDialect) },
+      {
+        name: 'db-statistics',
+        periodMs: 60 * 60_000,
+        lane: maintenanceLane,
+        run: () => updateStatistics(db, app.dbDialect),
+      },
     ];
     const runner = new JobRunner(new JobRepository(db), clock, jobs, app.log);
     app.decorate('jobs', runner);

@@ -6,7 +6,7 @@ import { JobRepository } from '../db/job.repository.js';
 import { applyRetention, rollupHours, rollupMinutes } from '../devices/history-rollups.js';
 import { describeDb, openTestDatabase, TestClock } from '../test/build-test-app.js';
 import { createArea, createFbox, createMaster, createMiner } from '../test/factories.js';
-import { JobRunner } from './job-runner.js';
+import { type Job, JobRunner } from './job-runner.js';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -54,6 +54,88 @@ describeDb('jobs', () => {
     clock.advance(1);
     await Promise.all([b.tick(), a.tick()]);
     expect(runs).toHaveLength(2);
+  });
+
+  /** A runner with its own jobs on a fresh database (two runners of a test may share it). */
+  const runnerOf = async (clock: TestClock, jobs: Job[]) => {
+    database ??= await openTestDatabase();
+    const app = await buildApp({
+      database: { ...database, close: async () => {} },
+      logger: false,
+      seed: false,
+    });
+    await app.close();
+    return new JobRunner(new JobRepository(database.db), clock.now, jobs, pino({ level: 'silent' }));
+  };
+
+  it('runs lanes side by side: a long job holds neither a job of another lane; jobs of a lane wait', async () => {
+    const clock = new TestClock();
+    const events: string[] = [];
+    let finishLong = () => {};
+    const longDone = new Promise<void>((resolve) => {
+      finishLong = resolve;
+    });
+    const runner = await runnerOf(clock, [
+      {
+        name: 'long',
+        periodMs: hour,
+        lane: 'maintenance',
+        run: async () => {
+          events.push('long started');
+          await longDone;
+          events.push('long done');
+        },
+      },
+      {
+        name: 'after-long',
+        periodMs: hour,
+        lane: 'maintenance',
+        run: async () => void events.push('after-long'),
+      },
+      { name: 'quick', periodMs: 10_000, run: async () => void events.push('quick') },
+    ]);
+    const first = runner.tick();
+    await expect.poll(() => events).toContain('long started');
+    // Ten seconds on, the long job still running: the quick one runs again, the lane is left alone.
+    clock.advance(10_000);
+    expect(await runner.tick()).toEqual(['quick']);
+    expect(events.filter((e) => e === 'quick')).toHaveLength(2);
+    expect(events).not.toContain('after-long');
+    finishLong();
+    expect((await first).sort()).toEqual(['after-long', 'long', 'quick']);
+    expect(events.indexOf('after-long')).toBeGreaterThan(events.indexOf('long done'));
+  });
+
+  it('spaces a job with a share of the time out after a long run', async () => {
+    const clock = new TestClock();
+    let took = 30_000;
+    let runs = 0;
+    const job: Job = {
+      name: 'rollup',
+      periodMs: minute,
+      maxShare: 0.25,
+      run: async () => {
+        runs += 1;
+        clock.advance(took);
+      },
+    };
+    const runner = await runnerOf(clock, [job]);
+    await runner.tick();
+    // 30 s of a 25 % share: next due 2 minutes after it started, not 1.
+    clock.advance(minute - took);
+    await runner.tick();
+    expect(runs).toBe(1);
+    clock.advance(minute - 1);
+    await runner.tick();
+    expect(runs).toBe(1);
+    clock.advance(1);
+    took = 1_000;
+    await runner.tick();
+    expect(runs).toBe(2);
+    // A short run: due a period after it started again.
+    clock.advance(minute - took);
+    await runner.tick();
+    expect(runs).toBe(3);
   });
 
   it('rolls samples up by minute and hour and prunes by age', async () => {

@@ -1,3 +1,4 @@
+import { maintenanceLane } from '../../jobs/job-runner.js';
 import { defineFeature } from '../feature.js';
 import { electricityHandlers } from './electricity.routes.js';
 import { ElectricityService } from './electricity.service.js';
@@ -49,6 +50,7 @@ export const electricityFeature = defineFeature({
     app.jobs.add({
       name: 'power-days-retention',
       periodMs: 60 * 60_000,
+      lane: maintenanceLane,
       run: () => meterEnergy.pruneSettledDays(app.clock() - app.config.retention1hDays * 86_400_000),
     });
     // Price history: a new mine's first price, and a price edited in the mine form from now on.

@@ -1,3 +1,4 @@
+import { maintenanceLane, rollupShare } from '../../jobs/job-runner.js';
 import { defineFeature } from '../feature.js';
 import { fleetHourlyMigration } from './hashrate.migration.js';
 import { statisticHandlers } from './hashrate.routes.js';
@@ -28,11 +29,14 @@ export const statisticFeature = defineFeature({
     app.jobs.add({
       name: 'hashrate-rollup',
       periodMs: 60_000,
+      lane: maintenanceLane,
+      maxShare: rollupShare,
       run: () => rollupHashrate(db, clock(), config.retentionRawHours * 3_600_000),
     });
     app.jobs.add({
       name: 'hashrate-retention',
       periodMs: 60 * 60_000,
+      lane: maintenanceLane,
       run: () => pruneHashrate(db, clock(), config.retention1hDays),
     });
   },
