@@ -73,6 +73,8 @@ export class IngestService {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly counters = new IngestCounters();
   private readonly appliedListeners = new Set<AppliedListener>();
+  /** When each box's last valid telemetry reached this process (queued, perhaps not yet written). */
+  private readonly heard = new Map<number, number>();
   private logPartHandler: ((fbox: FboxIdentity, payload: Buffer) => Promise<void>) | null = null;
 
   constructor(
@@ -118,6 +120,14 @@ export class IngestService {
   /** Counters since start: of one master account's devices, or of the whole process. */
   stats(ownerId?: number): IngestStats {
     return this.counters.read(ownerId);
+  }
+
+  /**
+   * When this process last received valid telemetry of a box, written or still queued. Offline
+   * detection counts it as heard: a box whose report waits in our own queue is not silent.
+   */
+  heardAt(fboxId: number): number | undefined {
+    return this.heard.get(fboxId);
   }
 
   /** Telemetry waiting to be written (not counting the batch being written). */
@@ -184,6 +194,7 @@ export class IngestService {
     if (msg.ts > now + telemetryClock.maxAheadMs || msg.ts < now - telemetryClock.maxBehindMs) {
       return this.reject('timestamp out of range', { deviceId, seq: msg.seq, ts: msg.ts, now }, fbox);
     }
+    this.heard.set(fbox.id, now);
     await new Promise<void>((resolve, reject) => {
       this.queue.push({ fbox, msg, settle: (error) => (error ? reject(error) : resolve()) });
       this.queuedSamples += msg.miners.length;

@@ -284,6 +284,26 @@ describeDb('MQTT ingest', () => {
         expect(miners.every((m) => m.online === 0)).toBe(true);
       });
 
+      it('counts a report waiting to be written as heard: no box goes offline behind our own backlog', async () => {
+        // Heard when queued, before its batch commits (read here from inside the batch).
+        let heardInBatch: number | undefined;
+        t.app.ingest.addBatchWrite(async () => {
+          heardInBatch = t.app.ingest.heardAt(fbox.id);
+        });
+        await publish(telemetry({ seq: 1, ts: t.clock.ms, miners: 2 }));
+        await settle(1);
+        expect(heardInBatch).toBe(t.clock.ms);
+        const online = async () =>
+          (await t.app.db.selectFrom('fbox_state').select('online').executeTakeFirstOrThrow()).online;
+        // 100 s after the last stored report; the next one heard 5 s ago, still in the queue.
+        t.clock.advance(100_000);
+        const heard = (id: number) => (id === fbox.id ? t.clock.ms - 5_000 : undefined);
+        expect(await t.app.deviceStatus.detectSilence(heard)).toBe(0);
+        expect(await online()).toBe(1);
+        expect(await t.app.deviceStatus.detectSilence()).toBe(1);
+        expect(await online()).toBe(0);
+      });
+
       if (broker === 'embedded') {
         it('refuses wrong credentials and confines a gateway to its own topics', async () => {
           await expect(

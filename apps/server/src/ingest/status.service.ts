@@ -65,14 +65,16 @@ export class StatusService {
 
   /**
    * The offline detector: boxes marked online whose last telemetry (or status) is older than three
-   * of their reporting intervals. Returns how many went offline.
+   * of their reporting intervals. `heardAt` tells when this process received a box's last report,
+   * which may still wait to be written: behind a backlog, the stored time alone would call boxes
+   * silent that are reporting. Returns how many went offline.
    */
-  async detectSilence(): Promise<number> {
+  async detectSilence(heardAt: (fboxId: number) => number | undefined = () => undefined): Promise<number> {
     const now = this.clock();
     const rows = await this.repo.onlineBoxes();
     let count = 0;
     for (const row of rows) {
-      const silentSince = row.last_seen_at ?? 0;
+      const silentSince = Math.max(row.last_seen_at ?? 0, heardAt(row.id) ?? 0);
       if (now - silentSince >= 3 * row.reporting_interval_s * 1000 && (await this.markOffline(row))) count++;
     }
     return count;

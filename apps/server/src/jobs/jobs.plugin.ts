@@ -30,7 +30,11 @@ export const jobsPlugin = fp<{ start: boolean }>(
       rewritten.push(hook);
     });
     const jobs: Job[] = [
-      { name: 'offline-detector', periodMs: 10_000, run: () => app.deviceStatus.detectSilence() },
+      {
+        name: 'offline-detector',
+        periodMs: 10_000,
+        run: () => app.deviceStatus.detectSilence((fboxId) => app.ingest.heardAt(fboxId)),
+      },
       { name: 'command-timeouts', periodMs: 5_000, run: () => app.commands.expire() },
       {
         name: 'rollup-1m',
