@@ -110,7 +110,9 @@ export class JobRunner {
     const lanes = new Map<string, Job[]>();
     for (const job of this.jobs) {
       const lane = job.lane ?? job.name;
-      lanes.set(lane, [...(lanes.get(lane) ?? []), job]);
+      const jobs = lanes.get(lane);
+      if (jobs) jobs.push(job);
+      else lanes.set(lane, [job]);
     }
     return lanes;
   }

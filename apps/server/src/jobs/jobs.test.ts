@@ -31,31 +31,6 @@ describeDb('jobs', () => {
     database = undefined;
   });
 
-  it('runs each job once per period across two processes sharing a database', async () => {
-    database = await openTestDatabase();
-    const app = await buildApp({
-      database: { ...database, close: async () => {} },
-      logger: false,
-      seed: false,
-    });
-    await app.close();
-    const clock = new TestClock();
-    const runs: string[] = [];
-    const job = (owner: string) => [
-      { name: 'probe', periodMs: minute, run: async () => void runs.push(owner) },
-    ];
-    const a = new JobRunner(new JobRepository(database.db), clock.now, job('a'), pino({ level: 'silent' }));
-    const b = new JobRunner(new JobRepository(database.db), clock.now, job('b'), pino({ level: 'silent' }));
-    await Promise.all([a.tick(), b.tick()]);
-    expect(runs).toHaveLength(1);
-    clock.advance(minute - 1);
-    await Promise.all([a.tick(), b.tick()]);
-    expect(runs).toHaveLength(1);
-    clock.advance(1);
-    await Promise.all([b.tick(), a.tick()]);
-    expect(runs).toHaveLength(2);
-  });
-
   /** A runner with its own jobs on a fresh database (two runners of a test may share it). */
   const runnerOf = async (clock: TestClock, jobs: Job[]) => {
     database ??= await openTestDatabase();
@@ -67,6 +42,24 @@ describeDb('jobs', () => {
     await app.close();
     return new JobRunner(new JobRepository(database.db), clock.now, jobs, pino({ level: 'silent' }));
   };
+
+  it('runs each job once per period across two processes sharing a database', async () => {
+    const clock = new TestClock();
+    const runs: string[] = [];
+    const job = (owner: string) => [
+      { name: 'probe', periodMs: minute, run: async () => void runs.push(owner) },
+    ];
+    const a = await runnerOf(clock, job('a'));
+    const b = await runnerOf(clock, job('b'));
+    await Promise.all([a.tick(), b.tick()]);
+    expect(runs).toHaveLength(1);
+    clock.advance(minute - 1);
+    await Promise.all([a.tick(), b.tick()]);
+    expect(runs).toHaveLength(1);
+    clock.advance(1);
+    await Promise.all([b.tick(), a.tick()]);
+    expect(runs).toHaveLength(2);
+  });
 
   it('runs lanes side by side: a long job holds neither a job of another lane; jobs of a lane wait', async () => {
     const clock = new TestClock();
