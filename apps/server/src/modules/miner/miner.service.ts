@@ -104,13 +104,16 @@ export class MinerService {
       return { items: new JsonText<MinerListItem[]>('[]'), total: 0, page: q.page, limit: q.limit };
     // The page's items come as JSON built by the database (see JsonText).
     const { items, count } = await repo.pageJson(q, q.limit, offset);
-    let total = this.counts.get(areaId, key, now);
-    // A cached total that contradicts the page just read is stale: count again.
+    const cached = this.counts.get(areaId, key, now);
+    let total = cached?.total;
+    // A cached total that contradicts the page just read is wrong: count again now.
     const consistent = (n: number) => (count === q.limit ? n >= offset + count : n === offset + count);
     if (total === undefined || (!consistent(total) && (count > 0 || q.page === 1))) {
       // A first page shorter than the limit is the whole result: no count needed.
       total = q.page === 1 && count < q.limit ? count : await repo.count(q);
       this.counts.set(areaId, key, total, now);
+    } else if (!cached?.fresh) {
+      this.counts.refresh(areaId, key, () => repo.count(q), this.deps.clock);
     }
     return { items: new JsonText<MinerListItem[]>(items), total, page: q.page, limit: q.limit };
   }

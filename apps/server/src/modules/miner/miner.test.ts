@@ -315,3 +315,61 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
     ]);
   });
 });
+
+describeDb('miner list totals (fbox.miner/index)', () => {
+  let t: TestApp;
+  let token: string;
+  let areaId: number;
+  let box: Awaited<ReturnType<typeof createFbox>>;
+  beforeEach(async () => {
+    t = await buildTestApp();
+    const master = await createMaster(t.app);
+    token = await login(t.app, master);
+    areaId = (await createArea(t.app, master.id)).id;
+    box = await createFbox(t.app, areaId, { name: 'Box 1' });
+    await createMiners(
+      t.app,
+      box,
+      Array.from({ length: 25 }, (_, i) => ({ sn: `SN${i}` })),
+    );
+  });
+  afterEach(() => t.close());
+
+  const total = async () =>
+    (
+      await get(
+        t.app,
+        '/index/fbox.miner/index',
+        { area_id: String(areaId), page: '1', limit: '20' },
+        { token },
+      )
+    ).json().data.total as number;
+  /** Lets a count started in the background finish. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('answers a stale total at once, counts it again in the background, and counts at once when it is old', async () => {
+    expect(await total()).toBe(25);
+    await createMiners(
+      t.app,
+      box,
+      Array.from({ length: 5 }, (_, i) => ({ sn: `NEW${i}` })),
+    );
+    // Within 3 s the total is reused as it is.
+    expect(await total()).toBe(25);
+    await settle();
+    expect(await total()).toBe(25);
+    // Older: answered as it was while it is counted again; the next request has the new count.
+    t.clock.advance(4000);
+    expect(await total()).toBe(25);
+    await settle();
+    expect(await total()).toBe(30);
+    // Nobody asked for 30 s: the request counts before it answers.
+    await createMiners(
+      t.app,
+      box,
+      Array.from({ length: 5 }, (_, i) => ({ sn: `LATE${i}` })),
+    );
+    t.clock.advance(31_000);
+    expect(await total()).toBe(35);
+  });
+});
