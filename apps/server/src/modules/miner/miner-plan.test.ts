@@ -153,6 +153,23 @@ describeDb('miner list indexes', () => {
         .join(' | ');
       expect(boxPlan).toContain('fboxes_area_name');
       expect(boxPlan).not.toContain('TEMP B-TREE FOR ORDER BY');
+
+      // Sort snapshots (orderedIds, pageParts): the mine read by id in chunks, in order off an
+      // index; a snapshot's page looked up by id.
+      const explain = async (query: ReturnType<typeof sql>) =>
+        (await sql<{ detail: string }>`explain query plan ${query}`.execute(t.app.db)).rows
+          .map((r) => r.detail)
+          .join(' | ');
+      const chunkPlan = await explain(
+        sql`select miner_id, power_w from miner_state where area_id = ${areaId} and miner_id > ${0} order by miner_id limit 4096`,
+      );
+      expect(chunkPlan).not.toContain('TEMP B-TREE');
+      expect(chunkPlan).not.toMatch(/SCAN miner_state(?! USING)/);
+      const snapshotPage = await explain(
+        sql`select miner_id from miner_state where area_id = ${areaId} and miner_id in (select value from json_each(${'[5,3,9]'}))`,
+      );
+      expect(snapshotPage).toMatch(/SEARCH miner_state USING .*miner_id=\?\)/);
+      expect(snapshotPage).not.toMatch(/SCAN miner_state/);
     },
   );
 });

@@ -11,6 +11,7 @@ import type { DB } from '../../db/schema.js';
 import { containsPattern, matchesPattern, parseSort } from '../../db/text-match.js';
 import { poolHijacked } from '../fbox-config/pool-guard.js';
 import { outletOrder } from './miner-order.js';
+import { TopK } from './top-k.js';
 
 /** Every sortable column of the miner list; ties break on the miner id. */
 const sortColumns: Record<MinerSortField, string> = {
@@ -165,6 +166,61 @@ const splitFilter = (f: Filters) => {
   return { literals, values, shape };
 };
 
+/**
+ * Sorts no index of the dialect serves, so a page of a large mine reads and sorts all its rows.
+ * SQLite indexes every sort on a setting and two readings (its updates rewrite only the indexes of
+ * the columns they set); PostgreSQL indexes no reading (so that samples are HOT updates) and none
+ * of the sorts on settings but the SN's and the box name's.
+ */
+const unindexedSorts: Record<Dialect, ReadonlySet<string>> = {
+  sqlite: new Set<MinerSortField>([
+    'chip_avg_temp',
+    'hashrate_avg',
+    'power_w',
+    'uptime_s',
+    'updated_at',
+    'tank_name',
+  ]),
+  postgres: new Set(
+    (Object.keys(sortColumns) as MinerSortField[]).filter(
+      (field) => !['id', 'sn', 'fbox_name'].includes(field),
+    ),
+  ),
+};
+
+/**
+ * Whether a list sorted by `sort` with these filters is served from sort snapshots once its mine
+ * is large (MinerService): a sort no index serves, and on SQLite only without filters, because the
+ * snapshot is read there by walking the mine by id (`orderedIds`).
+ */
+export const snapshotSort = (dialect: Dialect, sort: string | undefined, filters: object): boolean => {
+  if (!sort || !unindexedSorts[dialect].has(sort.replace(/^-/, ''))) return false;
+  return (
+    dialect === 'postgres' || Object.values(filters).every((v) => v === undefined || v === '' || v === false)
+  );
+};
+
+/** A page's values: the filter's, and with a sort snapshot the page's ids (see `pageParts`). */
+type PageValues = FilterValues & { ids?: unknown };
+
+/**
+ * The list's order for a `sort` parameter. Missing values sort as the largest on both dialects
+ * (PostgreSQL's default, so its indexes serve); ties break on the id in the same direction, so one
+ * index walk orders the page. A missing outlet is the largest outlet number, as a value, so
+ * SQLite's index on that serves.
+ */
+const listOrder = (sort: string | undefined) => {
+  const { column, direction } = parseSort(sort, sortColumns, 'id');
+  const nulls = column === 'tanks.name' ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
+  const sorted = column === 'miner_state.outlet' ? outletOrder : sql.ref(column);
+  return {
+    column,
+    direction,
+    byColumn: sql`${sorted} ${sql.raw(direction + nulls)}`,
+    byId: sql`${sql.ref('miner_state.miner_id')} ${sql.raw(direction)}`,
+  };
+};
+
 /** List queries run on every page view: built once per shape (filters set, sort). */
 const templates = new QueryTemplates(500);
 
@@ -254,44 +310,129 @@ export class MinerRepository {
    * What a page query is made of: the order (a column, then the id, in the sort's direction), the
    * filter split for a template, and the page's ids in a derived table `page` that takes them from
    * the filter + sort index (narrow rows, so skipped rows cost little). The page's miners then join
-   * by primary key and are put back in the page's order.
+   * by primary key and are put back in the page's order. With `ids` (a sort snapshot's page, see
+   * SortSnapshots) the page is those of the miners that still match the filter, in the same order.
    */
-  private pageParts(f: Filters & { sort?: string | undefined }, limit: number, offset: number) {
-    const { column, direction } = parseSort(f.sort, sortColumns, 'id');
-    // Missing values sort as the largest on both dialects (PostgreSQL's default, so its indexes
-    // serve); ties break on the id in the same direction, so one index walk orders the page. A
-    // missing outlet is the largest outlet number, as a value, so SQLite's index on that serves.
-    const nulls = column === 'tanks.name' ? (direction === 'asc' ? ' nulls last' : ' nulls first') : '';
-    const sorted = column === 'miner_state.outlet' ? outletOrder : sql.ref(column);
-    const byColumn = sql`${sorted} ${sql.raw(direction + nulls)}`;
-    const byId = sql`${sql.ref('miner_state.miner_id')} ${sql.raw(direction)}`;
+  private pageParts(
+    f: Filters & { sort?: string | undefined },
+    limit: number,
+    offset: number,
+    ids?: number[] | undefined,
+  ) {
+    const { column, direction, byColumn, byId } = listOrder(f.sort);
     const { literals, values, shape: filterShape } = splitFilter(f);
     // Limit and offset are literals: PostgreSQL keeps one generic plan of a prepared statement
     // only when they are known (with either a parameter it assumes a tenth of the table and
     // plans every run anew); each page size and offset is a statement of its own.
-    const shape = `${column} ${direction}|${filterShape}|${limit} ${offset}`;
-    const rows = (v: FilterValues) => {
-      let ids = this.filtered(this.db.selectFrom('miner_state'), v, literals);
-      // Every miner has its box, in its mine: walking the mine's boxes by name (an index) and each
-      // box's miners, only the miners of boxes of one name are sorted (by id), not the whole mine.
-      if (column === 'fboxes.name')
-        ids = ids
-          .innerJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
-          .where('fboxes.area_id', '=', v.area_id);
-      if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
-      const pageIds = ids
-        .select('miner_state.miner_id')
-        .orderBy(byColumn)
-        .orderBy(byId)
-        .limit(sql.lit(limit))
-        .offset(sql.lit(offset));
+    const shape = ids
+      ? `${column} ${direction}|${filterShape}|ids`
+      : `${column} ${direction}|${filterShape}|${limit} ${offset}`;
+    const given: PageValues = ids
+      ? { ...values, ids: this.dialect === 'postgres' ? ids : JSON.stringify(ids) }
+      : values;
+    const rows = (v: PageValues) => {
+      const pageIds =
+        v.ids === undefined
+          ? this.orderedIdsQuery(f.sort, v, literals).limit(sql.lit(limit)).offset(sql.lit(offset))
+          : this.filtered(this.db.selectFrom('miner_state'), v, literals)
+              .select('miner_state.miner_id')
+              .where(this.amongIds(v.ids));
       return this.db
         .selectFrom(pageIds.as('page'))
         .innerJoin('miner_state', 'miner_state.miner_id', 'page.miner_id')
         .leftJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
         .leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
     };
-    return { shape, values, rows, order: sql`${byColumn}, ${byId}` };
+    return { shape, values: given, rows, order: sql`${byColumn}, ${byId}` };
+  }
+
+  /** `miner_state.miner_id` is one of `ids` (an array on PostgreSQL, its JSON on SQLite). */
+  private amongIds(ids: unknown) {
+    return this.dialect === 'postgres'
+      ? sql<boolean>`${sql.ref('miner_state.miner_id')} = any(${ids}::integer[])`
+      : sql<boolean>`${sql.ref('miner_state.miner_id')} in (select value from json_each(${ids}))`;
+  }
+
+  /** The ids of the filtered miners in the list's order (see `pageParts`). */
+  private orderedIdsQuery(sort: string | undefined, v: FilterValues, literals: FilterLiterals) {
+    const { column, byColumn, byId } = listOrder(sort);
+    let ids = this.filtered(this.db.selectFrom('miner_state'), v, literals);
+    // Every miner has its box, in its mine: walking the mine's boxes by name (an index) and each
+    // box's miners, only the miners of boxes of one name are sorted (by id), not the whole mine.
+    if (column === 'fboxes.name')
+      ids = ids
+        .innerJoin('fboxes', 'fboxes.id', 'miner_state.fbox_id')
+        .where('fboxes.area_id', '=', v.area_id);
+    if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
+    return ids.select('miner_state.miner_id').orderBy(byColumn).orderBy(byId);
+  }
+
+  /**
+   * The first `rows` ids of the list in its order: what a sort snapshot holds (SortSnapshots).
+   * PostgreSQL sorts them itself, off the server's event loop. SQLite would hold the loop for the
+   * whole sort, so the mine's rows are read by id in chunks, with other work let in between, and
+   * the first `rows` kept (TopK). SQLite snapshots are of the unfiltered list only (`snapshotSort`).
+   */
+  async orderedIds(f: Filters & { sort?: string | undefined }, rows: number): Promise<number[]> {
+    const { column, direction } = listOrder(f.sort);
+    if (this.dialect === 'postgres') {
+      const { literals, values, shape } = splitFilter(f);
+      const found = await templates.execute(
+        this.db,
+        `ids|${column} ${direction}|${shape}|${rows}`,
+        values,
+        (v) => this.orderedIdsQuery(f.sort, v, literals).limit(sql.lit(rows)),
+      );
+      return found.map((r) => r.miner_id);
+    }
+    const top = new TopK(rows, direction);
+    // SQLite's order: a missing value is the smallest; a miner without a tank sorts last by tank.
+    let sortValue: (value: unknown) => number;
+    let selected: RawBuilder<unknown>;
+    if (column === 'tanks.name') {
+      const ranks = await this.tankRanks(f.area_id);
+      sortValue = (tankId) => ranks.get(tankId as number) ?? Number.POSITIVE_INFINITY;
+      selected = sql.ref('miner_state.tank_id');
+    } else {
+      sortValue = (value) => (value === null ? Number.NEGATIVE_INFINITY : Number(value));
+      selected = sql.ref(column);
+    }
+    const chunk = 4096;
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const found = await this.db
+        .selectFrom('miner_state')
+        .select(['miner_state.miner_id', selected.as('value')])
+        .where('miner_state.area_id', '=', f.area_id)
+        .where('miner_state.miner_id', '>', after)
+        .orderBy('miner_state.miner_id')
+        .limit(chunk)
+        .execute();
+      for (const r of found) top.add(r.miner_id, sortValue(r.value));
+      if (found.length < chunk) break;
+      after = found[found.length - 1]!.miner_id;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return top.result();
+  }
+
+  /** Each tank of the mine by its name's place in the list's order (equal names, equal places). */
+  private async tankRanks(areaId: number): Promise<Map<number, number>> {
+    const tanks = await this.db
+      .selectFrom('tanks')
+      .select(['id', 'name'])
+      .where('area_id', '=', areaId)
+      .orderBy('name')
+      .execute();
+    const ranks = new Map<number, number>();
+    let rank = 0;
+    let previous: string | undefined;
+    for (const tank of tanks) {
+      if (tank.name !== previous) rank++;
+      previous = tank.name;
+      ranks.set(tank.id, rank);
+    }
+    return ranks;
   }
 
   /**
@@ -313,8 +454,9 @@ export class MinerRepository {
     f: Filters & { sort?: string | undefined },
     limit: number,
     offset: number,
+    ids?: number[],
   ): Promise<{ items: string; count: number }> {
-    const { shape, values, rows, order } = this.pageParts(f, limit, offset);
+    const { shape, values, rows, order } = this.pageParts(f, limit, offset, ids);
     const postgres = this.dialect === 'postgres';
     const [row] = await templates.execute(this.db, `json|${shape}`, values, (v) => {
       const page = rows(v).select(sql<number>`count(*)`.as('count'));

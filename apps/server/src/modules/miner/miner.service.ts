@@ -18,7 +18,8 @@ import { type DeviceDeps, notFound } from '../device-access.js';
 import { AccountSwitchRepository } from '../fbox-config/account-switches.repository.js';
 import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { CountCache } from './count-cache.js';
-import { MinerRepository } from './miner.repository.js';
+import { MinerRepository, snapshotSort } from './miner.repository.js';
+import { SortSnapshots } from './sort-snapshots.js';
 
 type Caller = AreaCaller;
 type MinerRow = NonNullable<Awaited<ReturnType<MinerRepository['find']>>>;
@@ -80,12 +81,22 @@ export const minerItem = (r: Omit<MinerRow, 'area_id'> & { pool_hijacked?: numbe
  */
 export class MinerService {
   private readonly counts = new CountCache();
+  private readonly snapshots: SortSnapshots;
+  /** Lists of at least this many miners take a sort no index serves from a snapshot. */
+  private readonly snapshotFrom: number;
 
-  constructor(private readonly deps: DeviceDeps) {}
+  constructor(
+    private readonly deps: DeviceDeps,
+    options: { snapshotFrom?: number; snapshots?: SortSnapshots } = {},
+  ) {
+    this.snapshotFrom = options.snapshotFrom ?? 5000;
+    this.snapshots = options.snapshots ?? new SortSnapshots();
+  }
 
-  /** Forgets cached list totals of a mine (device changes made outside this service call it too). */
+  /** Forgets cached list totals and orders of a mine (device changes elsewhere call it too). */
   invalidate(areaId: number): void {
     this.counts.clearArea(areaId);
+    this.snapshots.clearArea(areaId);
   }
 
   private repo() {
@@ -102,9 +113,24 @@ export class MinerService {
     // With Lock Pool off no miner is hijacked: nothing to look for among the mine's rows.
     if (q.pool_hijacked && !(await new AccountSwitchRepository(this.deps.db).poolLocked(areaId)))
       return { items: new JsonText<MinerListItem[]>('[]'), total: 0, page: q.page, limit: q.limit };
-    // The page's items come as JSON built by the database (see JsonText).
-    const { items, count } = await repo.pageJson(q, q.limit, offset);
     const cached = this.counts.get(areaId, key, now);
+    // A large list sorted where no index serves takes the page's miners from a sort snapshot.
+    const ids =
+      cached !== undefined &&
+      cached.total >= this.snapshotFrom &&
+      this.snapshots.serves(offset + q.limit) &&
+      snapshotSort(this.deps.dbDialect, q.sort, filters)
+        ? await this.snapshots.page(
+            areaId,
+            `${q.sort}|${key}`,
+            offset,
+            q.limit,
+            (rows) => repo.orderedIds(q, rows),
+            this.deps.clock,
+          )
+        : undefined;
+    // The page's items come as JSON built by the database (see JsonText).
+    const { items, count } = await repo.pageJson(q, q.limit, offset, ids);
     let total = cached?.total;
     // A cached total that contradicts the page just read is wrong: count again now.
     const consistent = (n: number) => (count === q.limit ? n >= offset + count : n === offset + count);
