@@ -47,7 +47,8 @@ const variants = [
 
 /**
  * `--sweep`: every other request the miner list page can make, as it makes them (20 rows, page 1):
- * each sort column, each filter alone, a keyword search and a deep page; shorter runs each
+ * each sort column, each filter alone, a keyword search, a deep page and two filters sorted on a
+ * reading; shorter runs each
  * (BENCH_SWEEP_REQUESTS, 200), one JSON line each with its ratio and pass/fail against 3×, then a
  * summary line.
  */
@@ -69,6 +70,9 @@ const sweepVariants = (fboxId) =>
     ].map((query) => ({ name: `filter-${query.split('=')[0]}`, query })),
     { name: 'keyword', query: 'keyword=x17' },
     { name: 'deep-page-1000', query: 'page=1000' },
+    // A filter with a sort on a reading: the hottest online miners, the most powerful of a model.
+    { name: 'online-by-chip-avg', query: 'status=online&sort=-chip_avg_temp' },
+    { name: 'model-by-power', query: 'model=S21&sort=-power_w' },
   ].map((v) => ({ ...v, limit: 20, pages: 1 }));
 const sweepRequests = Number(process.env.BENCH_SWEEP_REQUESTS ?? 200);
 

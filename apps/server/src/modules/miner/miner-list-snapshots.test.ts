@@ -114,12 +114,31 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
     expect(after.total).toBe(39);
   });
 
-  it.runIf(testDbKind === 'sqlite')('reads a filtered page straight from SQL on SQLite', async () => {
-    const query = { sort: '-power_w', status: 'online', page: '1', limit: '5' };
-    await list(query);
-    // Miner 1 of the first box is online (every third is not).
-    const risen = ids[1]!;
-    await setPower(risen, 9000);
-    expect((await list(query)).ids[0]).toBe(risen);
+  it('serves filtered pages from snapshots of the filter, without a miner that has left it', async () => {
+    await t.app.db
+      .updateTable('miner_state')
+      .set({ model: 'S21' })
+      .where('miner_id', 'in', ids.slice(0, 25))
+      .execute();
+    const filters: Record<string, string>[] = [
+      { status: 'online' },
+      { model: 'S21', status: 'offline' },
+      { keyword: 'SN1' },
+      { fault: 'none' },
+    ];
+    for (const filter of filters)
+      for (const sort of ['-power_w', 'tank_name'])
+        for (const page of [1, 1, 2, 3]) {
+          const query = { ...filter, sort, page: String(page), limit: '4' };
+          expect(await list(query), JSON.stringify(query)).toEqual(await list(query, exact));
+        }
+    const query = { status: 'online', sort: '-power_w', page: '1', limit: '5' };
+    const first = await list(query);
+    await t.app.db
+      .updateTable('miner_state')
+      .set({ online: 0 })
+      .where('miner_id', '=', first.ids[0]!)
+      .execute();
+    expect((await list(query)).ids).toEqual(first.ids.slice(1));
   });
 });

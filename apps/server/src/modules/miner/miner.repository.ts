@@ -4,7 +4,15 @@ import {
   MinerListItemSchema,
   type MinerSortField,
 } from '@fbox/contracts';
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import {
+  type Expression,
+  expressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
@@ -189,15 +197,47 @@ const unindexedSorts: Record<Dialect, ReadonlySet<string>> = {
 };
 
 /**
- * Whether a list sorted by `sort` with these filters is served from sort snapshots once its mine
- * is large (MinerService): a sort no index serves, and on SQLite only without filters, because the
- * snapshot is read there by walking the mine by id (`orderedIds`).
+ * Whether a list sorted by `sort` is served from sort snapshots once it is long (MinerService): a
+ * sort no index of the dialect serves.
  */
-export const snapshotSort = (dialect: Dialect, sort: string | undefined, filters: object): boolean => {
-  if (!sort || !unindexedSorts[dialect].has(sort.replace(/^-/, ''))) return false;
-  return (
-    dialect === 'postgres' || Object.values(filters).every((v) => v === undefined || v === '' || v === false)
-  );
+export const snapshotSort = (dialect: Dialect, sort: string | undefined): boolean =>
+  sort !== undefined && unindexedSorts[dialect].has(sort.replace(/^-/, ''));
+
+/** The filter's conditions on a miner of its mine (the mine's own is `area_id = …`). */
+const filterConditions = (v: FilterValues, literals: FilterLiterals): Expression<SqlBool>[] => {
+  const eb = expressionBuilder<DB, 'miner_state'>();
+  const conditions: Expression<SqlBool>[] = [];
+  if (v.fbox_id !== undefined) conditions.push(eb('miner_state.fbox_id', '=', v.fbox_id));
+  if (v.tank_id !== undefined) conditions.push(eb('miner_state.tank_id', '=', v.tank_id));
+  if (literals.online !== undefined) conditions.push(eb('miner_state.online', '=', sql.lit(literals.online)));
+  if (v.model !== undefined) conditions.push(eb('miner_state.model', '=', v.model));
+  if (v.brand !== undefined) conditions.push(eb('miner_state.brand', '=', v.brand));
+  if (v.pool !== undefined) conditions.push(eb('miner_state.pool', '=', v.pool));
+  if (literals.mode !== undefined) conditions.push(eb('miner_state.mode', '=', sql.lit(literals.mode)));
+  if (literals.fault === 'any') conditions.push(eb('miner_state.fault', '<>', sql.lit('')));
+  else if (literals.fault === 'none') conditions.push(eb('miner_state.fault', '=', sql.lit('')));
+  else if (v.fault !== undefined) conditions.push(eb('miner_state.fault', '=', v.fault));
+  if (literals.hijacked) conditions.push(poolHijacked(v.area_id));
+  if (v.under_pct !== undefined) {
+    // Reported readings only (-999 is "no data"), of miners reporting now.
+    const realtime = sql.ref('miner_state.hashrate_realtime');
+    const theoretical = sql.ref('miner_state.hashrate_theoretical');
+    conditions.push(
+      eb('miner_state.online', '=', sql.lit(1)),
+      eb('miner_state.hashrate_theoretical', '>', sql.lit(0)),
+      eb('miner_state.hashrate_realtime', '>=', sql.lit(0)),
+      sql<SqlBool>`${realtime} * 100 < ${theoretical} * ${v.under_pct}`,
+    );
+  }
+  if (v.pattern !== undefined)
+    conditions.push(
+      eb.or([
+        matchesPattern('miner_state.worker', v.pattern),
+        matchesPattern('miner_state.ip', v.pattern),
+        matchesPattern('miner_state.sn', v.pattern),
+      ]),
+    );
+  return conditions;
 };
 
 /** A page's values: the filter's, and with a sort snapshot the page's ids (see `pageParts`). */
@@ -239,39 +279,10 @@ export class MinerRepository {
     v: FilterValues,
     literals: FilterLiterals,
   ) {
-    let q = query.where('miner_state.area_id', '=', v.area_id);
-    if (v.fbox_id !== undefined) q = q.where('miner_state.fbox_id', '=', v.fbox_id);
-    if (v.tank_id !== undefined) q = q.where('miner_state.tank_id', '=', v.tank_id);
-    if (literals.online !== undefined) q = q.where('miner_state.online', '=', sql.lit(literals.online));
-    if (v.model !== undefined) q = q.where('miner_state.model', '=', v.model);
-    if (v.brand !== undefined) q = q.where('miner_state.brand', '=', v.brand);
-    if (v.pool !== undefined) q = q.where('miner_state.pool', '=', v.pool);
-    if (literals.mode !== undefined) q = q.where('miner_state.mode', '=', sql.lit(literals.mode));
-    if (literals.fault === 'any') q = q.where('miner_state.fault', '<>', sql.lit(''));
-    else if (literals.fault === 'none') q = q.where('miner_state.fault', '=', sql.lit(''));
-    else if (v.fault !== undefined) q = q.where('miner_state.fault', '=', v.fault);
-    if (literals.hijacked) q = q.where(poolHijacked(v.area_id));
-    if (v.under_pct !== undefined) {
-      // Reported readings only (-999 is "no data"), of miners reporting now.
-      const realtime = sql.ref('miner_state.hashrate_realtime');
-      const theoretical = sql.ref('miner_state.hashrate_theoretical');
-      q = q
-        .where('miner_state.online', '=', sql.lit(1))
-        .where('miner_state.hashrate_theoretical', '>', sql.lit(0))
-        .where('miner_state.hashrate_realtime', '>=', sql.lit(0))
-        .where(sql<boolean>`${realtime} * 100 < ${theoretical} * ${v.under_pct}`);
-    }
-    if (v.pattern !== undefined) {
-      const pattern = v.pattern;
-      q = q.where((eb) =>
-        eb.or([
-          matchesPattern('miner_state.worker', pattern),
-          matchesPattern('miner_state.ip', pattern),
-          matchesPattern('miner_state.sn', pattern),
-        ]),
-      );
-    }
-    return q;
+    return filterConditions(v, literals).reduce(
+      (q, condition) => q.where(condition),
+      query.where('miner_state.area_id', '=', v.area_id),
+    );
   }
 
   /**
@@ -371,7 +382,7 @@ export class MinerRepository {
    * The first `rows` ids of the list in its order: what a sort snapshot holds (SortSnapshots).
    * PostgreSQL sorts them itself, off the server's event loop. SQLite would hold the loop for the
    * whole sort, so the mine's rows are read by id in chunks, with other work let in between, and
-   * the first `rows` kept (TopK). SQLite snapshots are of the unfiltered list only (`snapshotSort`).
+   * the first `rows` of those the filter keeps held (TopK).
    */
   async orderedIds(f: Filters & { sort?: string | undefined }, rows: number): Promise<number[]> {
     const { column, direction } = listOrder(f.sort);
@@ -397,18 +408,22 @@ export class MinerRepository {
       sortValue = (value) => (value === null ? Number.NEGATIVE_INFINITY : Number(value));
       selected = sql.ref(column);
     }
+    // The filter is a value of each row, not a condition of the read, so the read stays a walk by id.
+    const { literals, values } = splitFilter(f);
+    const conditions = filterConditions(values, literals);
+    const keep = sql<SqlBool>`${conditions.length > 0 ? expressionBuilder<DB, 'miner_state'>().and(conditions) : sql.lit(1)}`;
     const chunk = 4096;
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
       const found = await this.db
         .selectFrom('miner_state')
-        .select(['miner_state.miner_id', selected.as('value')])
+        .select(['miner_state.miner_id', selected.as('value'), keep.as('keep')])
         .where('miner_state.area_id', '=', f.area_id)
         .where('miner_state.miner_id', '>', after)
         .orderBy('miner_state.miner_id')
         .limit(chunk)
         .execute();
-      for (const r of found) top.add(r.miner_id, sortValue(r.value));
+      for (const r of found) if (r.keep) top.add(r.miner_id, sortValue(r.value));
       if (found.length < chunk) break;
       after = found[found.length - 1]!.miner_id;
       await new Promise((resolve) => setImmediate(resolve));

@@ -119,7 +119,7 @@ export class MinerService {
       cached !== undefined &&
       cached.total >= this.snapshotFrom &&
       this.snapshots.serves(offset + q.limit) &&
-      snapshotSort(this.deps.dbDialect, q.sort, filters)
+      snapshotSort(this.deps.dbDialect, q.sort)
         ? await this.snapshots.page(
             areaId,
             `${q.sort}|${key}`,
