@@ -81,16 +81,15 @@ export const minerItem = (r: Omit<MinerRow, 'area_id'> & { pool_hijacked?: numbe
  */
 export class MinerService {
   private readonly counts = new CountCache();
-  private readonly snapshots: SortSnapshots;
+  private readonly snapshots = new SortSnapshots();
   /** Lists of at least this many miners take a sort no index serves from a snapshot. */
   private readonly snapshotFrom: number;
 
   constructor(
     private readonly deps: DeviceDeps,
-    options: { snapshotFrom?: number; snapshots?: SortSnapshots } = {},
+    options: { snapshotFrom?: number } = {},
   ) {
     this.snapshotFrom = options.snapshotFrom ?? 5000;
-    this.snapshots = options.snapshots ?? new SortSnapshots();
   }
 
   /** Forgets cached list totals and orders of a mine (device changes elsewhere call it too). */
