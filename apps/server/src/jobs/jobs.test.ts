@@ -88,7 +88,10 @@ describeDb('jobs', () => {
       { name: 'quick', periodMs: 10_000, run: async () => void events.push('quick') },
     ]);
     const first = runner.tick();
+    // Both lanes' first jobs under way before the clock moves: a quick run claimed after it would
+    // next be due ten seconds later still.
     await expect.poll(() => events).toContain('long started');
+    await expect.poll(() => events).toContain('quick');
     // Ten seconds on, the long job still running: the quick one runs again, the lane is left alone.
     // (Its first run may still be recording its end, its lane busy: a tick then starts nothing.)
     clock.advance(10_000);
