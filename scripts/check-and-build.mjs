@@ -1,7 +1,8 @@
 // Type-checks every project (`tsc -b`, emitting the server's build) and builds the web console, on
 // two cores at once: the shared contracts first, then the web chain beside the server chain. One
 // `tsc -b` after another took 135 s on a clean 2-core CI machine, most of it on one core.
-// Exits non-zero if any step fails; each step's output is printed when it ends.
+// Exits non-zero if any step fails; each step's output is printed when it ends. `npm test` runs it
+// beside the suites that need no build (scripts/test.mjs).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
