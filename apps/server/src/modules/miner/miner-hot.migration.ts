@@ -18,8 +18,8 @@ import type { Dialect } from '../../db/database.js';
  * stored at 1,000,000 miners instead of 32,900).
  *
  * `fillfactor` applies to pages written from now on; an existing mine's table takes it at its next
- * rewrite (`VACUUM FULL miner_state`, a maintenance window's work). SQLite keeps its reading
- * indexes: it rewrites only the indexes whose columns an update names, and its sorts use them.
+ * rewrite (`VACUUM FULL miner_state`, a maintenance window's work). SQLite drops the same four in
+ * `0039` (miner-readings.migration.ts).
  */
 const readingIndexes = {
   miner_state_hashrate_realtime: ['area_id', 'hashrate_realtime'],
@@ -28,20 +28,30 @@ const readingIndexes = {
   miner_state_model_hashrate_online: ['area_id', 'model', 'hashrate_realtime', 'miner_id', 'online'],
 } as const;
 
+/** Drops the indexes of `miner_state` that hold a reading (this migration; SQLite's `0039`). */
+export const dropReadingIndexes = async (db: Kysely<unknown>) => {
+  for (const name of Object.keys(readingIndexes)) await db.schema.dropIndex(name).execute();
+};
+
+/** Creates them again (the migrations' `down`). */
+export const createReadingIndexes = async (db: Kysely<unknown>) => {
+  for (const [name, columns] of Object.entries(readingIndexes))
+    await db.schema
+      .createIndex(name)
+      .on('miner_state')
+      .columns([...columns])
+      .execute();
+};
+
 export const minerHotMigration = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
     if (dialect !== 'postgres') return;
-    for (const name of Object.keys(readingIndexes)) await db.schema.dropIndex(name).execute();
+    await dropReadingIndexes(db);
     await sql`alter table miner_state set (fillfactor = 70)`.execute(db);
   },
   async down(db: Kysely<unknown>) {
     if (dialect !== 'postgres') return;
     await sql`alter table miner_state reset (fillfactor)`.execute(db);
-    for (const [name, columns] of Object.entries(readingIndexes))
-      await db.schema
-        .createIndex(name)
-        .on('miner_state')
-        .columns([...columns])
-        .execute();
+    await createReadingIndexes(db);
   },
 });

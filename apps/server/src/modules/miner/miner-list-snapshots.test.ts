@@ -43,6 +43,8 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
             tank_id: i % 4 === 0 ? null : tanks[(i + b) % 3],
             power_w: 3000 + ((i * 13 + b * 5) % 9) * 10,
             uptime_s: (i * 37) % 17,
+            hashrate_realtime: 100 + ((i * 11 + b) % 7) * 5,
+            chip_max_temp: 60 + ((i * 5 + b * 3) % 8),
           })),
         )),
       );
@@ -63,7 +65,15 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
   const setPower = (id: number, power: number) =>
     t.app.db.updateTable('miner_state').set({ power_w: power }).where('miner_id', '=', id).execute();
 
-  const sorts = ['power_w', '-power_w', 'uptime_s', '-tank_name', 'tank_name'];
+  const sorts = [
+    'power_w',
+    '-power_w',
+    'uptime_s',
+    '-hashrate_realtime',
+    'chip_max_temp',
+    '-tank_name',
+    'tank_name',
+  ];
   if (testDbKind === 'postgres') sorts.push('worker', '-status');
 
   it('gives every page of a sort no index serves in the order SQL gives', async () => {

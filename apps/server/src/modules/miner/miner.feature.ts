@@ -3,6 +3,7 @@ import { minerHandlers } from './miner.routes.js';
 import { MinerService } from './miner.service.js';
 import { minerHotMigration } from './miner-hot.migration.js';
 import { minerListOrderMigration } from './miner-order.migration.js';
+import { minerReadingsMigration } from './miner-readings.migration.js';
 import { minerSortMigration } from './miner-sort.migration.js';
 
 declare module 'fastify' {
@@ -18,6 +19,7 @@ export const minerFeature = defineFeature({
     '0034_miner_list_area_order': minerListOrderMigration,
     '0035_miner_list_sort_indexes': minerSortMigration(dialect),
     '0038_miner_state_hot_updates': minerHotMigration(dialect),
+    '0039_miner_state_readings_unindexed': minerReadingsMigration(dialect),
   }),
   register(app) {
     app.decorate('miners', new MinerService(app));

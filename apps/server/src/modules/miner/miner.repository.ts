@@ -176,13 +176,15 @@ const splitFilter = (f: Filters) => {
 
 /**
  * Sorts no index of the dialect serves, so a page of a large mine reads and sorts all its rows.
- * SQLite indexes every sort on a setting and two readings (its updates rewrite only the indexes of
- * the columns they set); PostgreSQL indexes no reading (so that samples are HOT updates) and none
- * of the sorts on settings but the SN's and the box name's.
+ * Neither dialect indexes a reading, so a sample writes no index (`0038`, `0039`). SQLite indexes
+ * every sort on a setting (its updates rewrite only the indexes of the columns they set);
+ * PostgreSQL none of them but the SN's and the box name's (so that samples are HOT updates).
  */
 const unindexedSorts: Record<Dialect, ReadonlySet<string>> = {
   sqlite: new Set<MinerSortField>([
     'chip_avg_temp',
+    'chip_max_temp',
+    'hashrate_realtime',
     'hashrate_avg',
     'power_w',
     'uptime_s',
