@@ -3,10 +3,10 @@
 // The suites other than end-to-end need no build: Vitest runs the sources, and the server
 // processes some tests start (tsx) import only the shared packages from their builds. So those
 // packages are built first; then the rest of `check-and-build` (the typecheck of every project, the
-// server's and the web console's builds, which end-to-end runs) goes beside the suites at the lowest
-// CPU priority. The suites kept two cores busy about 62 % of the time, and the build takes the rest
-// without slowing their timed waits. The end-to-end suite follows once both are done. One after the
-// other, the build added about 100 s to a run on a 2-core machine.
+// server's and the web console's builds, which end-to-end runs) goes beside the suites at the
+// lowest CPU priority. The suites kept two cores busy about 62 % of the time; the build
+// takes what they leave. The end-to-end suite follows once both are done. One after the other, the
+// build added about 100 s to a run on a 2-core machine.
 //
 // `npm test -- <vitest filters>` runs the checks and the build, then `vitest run` with the filters.
 import { spawn } from 'node:child_process';
@@ -57,9 +57,14 @@ if (filters.length > 0) {
 
 // What the suites' server processes import from the builds (package.json `exports`).
 await orExit('npx', ['tsc', '-b', 'packages/contracts', 'apps/simulator', 'apps/collector']);
-const lowest = existsSync('/usr/bin/nice') ? ['/usr/bin/nice', ['-n', '19', 'node']] : ['node', []];
+// The build takes the CPU only when the suites leave it idle.
+const lowest = [
+  ...(existsSync('/usr/bin/nice') ? ['/usr/bin/nice', '-n', '19'] : []),
+  'node',
+  'scripts/check-and-build.mjs',
+];
 const [build, suites] = await Promise.all([
-  run(lowest[0], [...lowest[1], 'scripts/check-and-build.mjs'], { capture: true }),
+  run(lowest[0], lowest.slice(1), { capture: true }),
   run('npx', ['vitest', 'run', '--project', '!e2e']),
 ]);
 process.stdout.write(

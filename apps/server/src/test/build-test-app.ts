@@ -113,8 +113,10 @@ export const openTestDatabase = async (): Promise<Database> => {
   const name = await takeDatabase(copy?.kind === 'postgres' ? copy.name : null);
   const url = new URL(pgUrl);
   url.pathname = `/${name}`;
-  // Four connections for queries (listeners open their own).
-  const database = openPostgres(url.href, { max: 4 });
+  // Four connections for queries (listeners open their own). A commit does not wait for its log to
+  // reach the disk: nothing here outlives a crash of the database server (processes a test kills
+  // are its own), and the suite ran at the disk's pace (task.test.ts 72 s against 19 s on SQLite).
+  const database = openPostgres(url.href, { max: 4, options: '-c synchronous_commit=off' });
   return {
     ...database,
     close: async () => {
