@@ -58,13 +58,13 @@ if (filters.length > 0) {
 // What the suites' server processes import from the builds (package.json `exports`).
 await orExit('npx', ['tsc', '-b', 'packages/contracts', 'apps/simulator', 'apps/collector']);
 // The build takes the CPU only when the suites leave it idle.
-const lowest = [
+const [command, ...args] = [
   ...(existsSync('/usr/bin/nice') ? ['/usr/bin/nice', '-n', '19'] : []),
   'node',
   'scripts/check-and-build.mjs',
 ];
 const [build, suites] = await Promise.all([
-  run(lowest[0], lowest.slice(1), { capture: true }),
+  run(command, args, { capture: true }),
   run('npx', ['vitest', 'run', '--project', '!e2e']),
 ]);
 process.stdout.write(
