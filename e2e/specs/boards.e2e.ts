@@ -5,6 +5,7 @@ import { launchBrowser } from '../lib/browser.js';
 import {
   choose,
   clickUntilGone,
+  clickUntilShown,
   expectTranslated,
   fitsTheScreen,
   rows,
@@ -104,7 +105,9 @@ describe('boards', () => {
     await page.goto(`${server.url}/board/boardList`);
     await page.getByTestId(`board-kiosk-${board!.id}`).click();
     const dialog = page.getByTestId('kiosk-dialog');
-    await dialog.getByTestId('kiosk-create').click();
+    // A click landing while the dialog opens was lost once (CI): clicked again until the link shows.
+    // Once a link exists the button asks before replacing it, so a second click makes no second link.
+    await clickUntilShown(dialog.getByTestId('kiosk-create'), dialog.getByTestId('kiosk-link'));
     const link = await dialog.getByTestId('kiosk-link').inputValue();
     expect(link).toMatch(new RegExp(`^${server.url}/dataBoard\\?kiosk=[A-Za-z0-9_-]{43}$`));
 
