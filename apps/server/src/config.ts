@@ -58,6 +58,12 @@ export const configVariables: ConfigVariable[] = [
     default: '(unset)',
     description: 'Unset: SQLite file DATA_DIR/fbox.db; postgres:// or postgresql://: PostgreSQL',
   },
+  {
+    name: 'INGEST_WRITER_THREAD',
+    default: '1',
+    description:
+      "SQLite: 1 writes telemetry on a thread of its own, so the API answers while batches are written; 0 writes on the server's thread",
+  },
   { name: 'ADMIN_USER', default: 'admin', description: 'Master account created on first start' },
   {
     name: 'ADMIN_PASSWORD',
@@ -231,6 +237,7 @@ const EnvSchema = z.object({
       error: 'must be a postgres:// or postgresql:// URL (unset it for SQLite)',
     })
     .optional(),
+  INGEST_WRITER_THREAD: flag.default(true),
   ADMIN_USER: z
     .string()
     .trim()
@@ -335,6 +342,8 @@ export interface Config {
   mqttSessionExpirySeconds: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** SQLite: telemetry batches are written on a worker thread (`ThreadedTelemetryWriter`). */
+  ingestWriterThread: boolean;
   adminUser: string;
   adminPassword: string | undefined;
   demo: boolean;
@@ -440,6 +449,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mqttSessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    ingestWriterThread: e.INGEST_WRITER_THREAD,
     adminUser: e.ADMIN_USER,
     adminPassword: e.ADMIN_PASSWORD,
     demo: e.DEMO,

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
@@ -35,6 +38,57 @@ describe('SQLite statement cache', () => {
     db.prepare('select 3 as n');
     expect(db.prepare('select 1 as n')).not.toBe(a);
     db.close();
+  });
+});
+
+describe('SQLite write turns', () => {
+  it('lets another connection write in its turn: this one reads meanwhile, and its writes wait as promises', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fbox-gate-'));
+    const file = join(dir, 'gate.db');
+    const main = openSqlite(file);
+    // The ingest writer thread's connection, here on the same thread.
+    const writer = openSqlite(file, { immediate: true });
+    try {
+      await sql`create table t (id integer primary key, v integer not null)`.execute(main.db);
+      await sql`insert into t values (1, 0)`.execute(main.db);
+      const value = async () =>
+        (await sql<{ v: number }>`select v from t where id = 1`.execute(main.db)).rows[0]!.v;
+
+      // The writer's turn: its transaction holds SQLite's write lock until `finish`.
+      const release = await main.sqlite!.writeGate.acquire();
+      let finish!: () => void;
+      const open = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const written = writer.db.transaction().execute(async (trx) => {
+        await sql`update t set v = v + 1`.execute(trx);
+        await open;
+      });
+      // A transaction that reads, then writes, and a write of its own: both wait for their turn.
+      const settled: string[] = [];
+      const transaction = main.db
+        .transaction()
+        .execute(async (trx) => {
+          const { v } = (await sql<{ v: number }>`select v from t where id = 1`.execute(trx)).rows[0]!;
+          await sql`update t set v = ${v + 10} where id = 1`.execute(trx);
+        })
+        .then(() => settled.push('transaction'));
+      const insert = sql`insert into t values (2, 0)`.execute(main.db).then(() => settled.push('insert'));
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toEqual([]);
+
+      finish();
+      await written;
+      release();
+      await Promise.all([transaction, insert]);
+      // The transaction read after the writer's commit, so nothing it read was stale.
+      expect(settled).toEqual(['transaction', 'insert']);
+      expect(await value()).toBe(11);
+    } finally {
+      await writer.close();
+      await main.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

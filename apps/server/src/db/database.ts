@@ -1,7 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type QueryResult,
+  RawNode,
+  SelectQueryNode,
+  type SqliteDatabase,
+  SqliteDialect,
+  sql,
+  type TransactionSettings,
+} from 'kysely';
 import pg from 'pg';
 import { yieldToLoop } from '../lib/event-loop.js';
 import type { DB } from './schema.js';
@@ -28,6 +41,8 @@ export interface Database {
   listen?(channel: string, handlers: ListenHandlers): void;
   /** PostgreSQL only: NOTIFY on `channel` with a payload under 8000 bytes. */
   notify?(channel: string, payload: string): Promise<void>;
+  /** SQLite only: the database file and this process's turn to write to it (see `WriteGate`). */
+  sqlite?: { file: string; writeGate: WriteGate };
 }
 
 /** Builds a row object from better-sqlite3's raw array of a statement's columns. */
@@ -111,15 +126,157 @@ export const cachingStatements = (sqlite: SQLite.Database, max = 500): SqliteDat
   };
 };
 
-/** Opens SQLite with the settings every connection needs (WAL for concurrent readers, FKs on). */
-export const openSqlite = (file: string): Database => {
+/**
+ * Whose turn it is to write to a SQLite file, within this process: each write of the connection
+ * (an autocommit statement, a transaction from begin to its end) and each batch of the ingest
+ * writer thread, which has a connection of its own. SQLite lets one connection write at a time; a
+ * connection that finds the file locked waits in `busy_timeout`, which on the event loop's thread
+ * would stop the whole server, and a transaction that read before another connection committed
+ * cannot write at all (SQLITE_BUSY_SNAPSHOT). Taking turns here, writers wait as promises, in order.
+ */
+export class WriteGate {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Resolves with the function that ends the caller's turn, once it is the caller's turn. */
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const turn = this.tail.then(() => release);
+    this.tail = this.tail.then(() => done);
+    return turn;
+  }
+
+  /** Runs `work` in a turn of its own. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+}
+
+/** A statement that only reads: it needs no turn to write (WAL readers never wait). */
+const readsOnly = (query: CompiledQuery): boolean =>
+  SelectQueryNode.is(query.query) || (RawNode.is(query.query) && /^\s*(select|explain)\b/i.test(query.sql));
+
+/** The driver's one connection, taking a turn of the gate for each write outside a transaction. */
+class GatedConnection implements DatabaseConnection {
+  /** Ends the open transaction's turn. */
+  release: (() => void) | undefined;
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly gate: WriteGate,
+  ) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.release || readsOnly(query)) return this.inner.executeQuery(query);
+    return this.gate.run(() => this.inner.executeQuery(query));
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery(query, chunkSize);
+  }
+}
+
+/** Kysely's SQLite driver with writes taking turns (`WriteGate`); `immediate` begins transactions so. */
+class GatedDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly gate: WriteGate,
+    private readonly begin: 'begin' | 'begin immediate',
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new GatedConnection(await this.inner.acquireConnection(), this.gate);
+  }
+
+  async beginTransaction(connection: GatedConnection, _settings: TransactionSettings): Promise<void> {
+    const release = await this.gate.acquire();
+    try {
+      await connection.inner.executeQuery(CompiledQuery.raw(this.begin));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    connection.release = release;
+  }
+
+  async commitTransaction(connection: GatedConnection): Promise<void> {
+    await this.inner.commitTransaction(connection.inner);
+    this.endTurn(connection);
+  }
+
+  async rollbackTransaction(connection: GatedConnection): Promise<void> {
+    try {
+      await this.inner.rollbackTransaction(connection.inner);
+    } finally {
+      this.endTurn(connection);
+    }
+  }
+
+  savepoint: Driver['savepoint'] = (connection, name, compile) =>
+    this.inner.savepoint!((connection as GatedConnection).inner, name, compile);
+  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (connection, name, compile) =>
+    this.inner.rollbackToSavepoint!((connection as GatedConnection).inner, name, compile);
+  releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) =>
+    this.inner.releaseSavepoint!((connection as GatedConnection).inner, name, compile);
+
+  releaseConnection(connection: GatedConnection): Promise<void> {
+    return this.inner.releaseConnection(connection.inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+
+  private endTurn(connection: GatedConnection): void {
+    connection.release?.();
+    connection.release = undefined;
+  }
+}
+
+class GatedSqliteDialect extends SqliteDialect {
+  constructor(
+    database: SqliteDatabase,
+    private readonly gate: WriteGate,
+    private readonly begin: 'begin' | 'begin immediate',
+  ) {
+    super({ database });
+  }
+
+  override createDriver(): Driver {
+    return new GatedDriver(super.createDriver(), this.gate, this.begin);
+  }
+}
+
+/**
+ * Opens SQLite with the settings every connection needs (WAL for concurrent readers, FKs on).
+ * `immediate` begins transactions by taking the write lock (a connection that only writes in
+ * transactions, beside another connection of the process: the ingest writer thread's).
+ */
+export const openSqlite = (file: string, { immediate = false }: { immediate?: boolean } = {}): Database => {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const writeGate = new WriteGate();
+  const dialect = new GatedSqliteDialect(
+    cachingStatements(sqlite),
+    writeGate,
+    immediate ? 'begin immediate' : 'begin',
+  );
+  const db = new Kysely<DB>({ dialect });
+  return { db, dialect: 'sqlite', close: () => db.destroy(), sqlite: { file, writeGate } };
 };
 
 /**

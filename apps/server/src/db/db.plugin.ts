@@ -12,6 +12,8 @@ declare module 'fastify' {
     dbListen: Database['listen'];
     /** PostgreSQL: NOTIFY on a channel (see Database.notify); undefined on SQLite. */
     dbNotify: Database['notify'];
+    /** SQLite: the database file and the process's turn to write (see WriteGate); undefined on PostgreSQL. */
+    dbSqlite: Database['sqlite'];
   }
 }
 
@@ -27,6 +29,7 @@ export const dbPlugin = fp<{ database: Database; migrations?: (dialect: Dialect)
     app.decorate('dbDialect', database.dialect);
     app.decorate('dbListen', database.listen?.bind(database));
     app.decorate('dbNotify', database.notify?.bind(database));
+    app.decorate('dbSqlite', database.sqlite);
     app.addHook('onClose', async () => {
       await database.close();
     });

@@ -47,6 +47,28 @@ type Trx = Transaction<DB>;
  */
 export type BatchWrite = (trx: Trx, applied: readonly QueuedTelemetry[]) => Promise<void>;
 
+/**
+ * A batch write as a module's export, so that the ingest writer thread can load it too: `make`
+ * builds the write for a dialect; `url` (the module's `import.meta.url`) and `name` (the export
+ * holding this object) say where a thread finds it. Keep such modules to the write's own imports.
+ */
+export interface BatchWriteModule {
+  url: string;
+  name: string;
+  make: (deps: { dialect: Dialect }) => BatchWrite;
+}
+
+/** Where ingest's batches are written: this thread (`TelemetryWriter`) or a thread of their own. */
+export interface TelemetryStore {
+  write(batch: QueuedTelemetry[], now: number): Promise<BatchResult>;
+  /** Forgets cached ids (after a failed batch). */
+  reset(): void;
+  /** Adds a write to every batch's transaction; features add theirs at start-up. */
+  addBatchWrite(write: BatchWriteModule): void;
+  /** Stops whatever it runs; after the last batch. */
+  close(): Promise<void>;
+}
+
 type MinerRef = { id: number; tankId: number | null };
 
 /** A batch's view of miner settings: boxes that came back online, and the fingerprints it writes. */
@@ -62,7 +84,7 @@ const messageKey = (fboxId: number, seq: number, ts: number) => `${fboxId}:${seq
  * each box (by `ts`, never older than the state already there) also becomes its latest state. Ids
  * of tanks and miners are cached; new ones enter the cache only after commit.
  */
-export class TelemetryWriter {
+export class TelemetryWriter implements TelemetryStore {
   private readonly tanks = new Map<string, number>();
   private readonly miners = new Map<string, MinerRef>();
   /**
@@ -83,9 +105,11 @@ export class TelemetryWriter {
   ) {}
 
   /** Adds a write to every batch's transaction (see `BatchWrite`); features register theirs at start-up. */
-  addBatchWrite(write: BatchWrite): void {
-    this.batchWrites.push(write);
+  addBatchWrite(write: BatchWriteModule): void {
+    this.batchWrites.push(write.make({ dialect: this.dialect }));
   }
+
+  async close(): Promise<void> {}
 
   async write(batch: QueuedTelemetry[], now: number): Promise<BatchResult> {
     const newTanks = new Map<string, number>();

@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CommandService } from '../devices/command.service.js';
 import type { FboxIdentity } from '../devices/device.repository.js';
 import type { DeviceService } from '../devices/device.service.js';
-import type { BatchWrite, QueuedTelemetry, TelemetryWriter } from '../devices/telemetry-writer.js';
+import type { BatchWriteModule, QueuedTelemetry, TelemetryStore } from '../devices/telemetry-writer.js';
 import type { Clock } from '../lib/clock.js';
 import { yieldToLoop } from '../lib/event-loop.js';
 import type { LiveEvents } from '../realtime/live-events.js';
@@ -79,7 +79,7 @@ export class IngestService {
 
   constructor(
     private readonly deps: {
-      writer: TelemetryWriter;
+      writer: TelemetryStore;
       devices: DeviceService;
       commands: CommandService;
       status: StatusService;
@@ -105,7 +105,7 @@ export class IngestService {
    * Adds a write to the transaction of every telemetry batch (a feature's rows derived from
    * telemetry, e.g. meter energy): committed, de-duplicated and acknowledged with the batch.
    */
-  addBatchWrite(write: BatchWrite): void {
+  addBatchWrite(write: BatchWriteModule): void {
     this.deps.writer.addBatchWrite(write);
   }
 

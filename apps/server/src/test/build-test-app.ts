@@ -149,6 +149,9 @@ export const testBrokers: TestBroker[] =
  * `mqtt` starts the embedded broker on a free port, or connects to TEST_MQTT_URL with a shared
  * subscription group of its own (parallel runs on one Mosquitto must not steal each other's
  * messages). The job loop never runs by itself: call `app.jobs.tick()` after moving the clock.
+ * On SQLite telemetry is written on the app's own thread unless `config.ingestWriterThread` says
+ * otherwise: a writer thread loads its modules through tsx, about 1.5 s a test. The server
+ * processes of the process tests and end-to-end tests run with it, as deployed.
  */
 export const buildTestApp = async (
   options: {
@@ -172,6 +175,7 @@ export const buildTestApp = async (
     config: {
       webDist: join(tmpdir(), 'fbox-no-web-dist'),
       demo: false,
+      ingestWriterThread: false,
       // One fixed key, so apps started in turn on one database read each other's secrets.
       secretKey: testSecretKey,
       ...(options.mqtt && { mqttPort: 0, mqttPortExplicit: true, host: '127.0.0.1' }),
@@ -203,7 +207,7 @@ export const appsOnOneDatabase = async (count: number, config: Partial<Config> =
         logger: false,
         seed: false,
         now: clock.now,
-        config: { demo: false, secretKey: testSecretKey, ...config },
+        config: { demo: false, ingestWriterThread: false, secretKey: testSecretKey, ...config },
       }),
     );
   const close = async () => {

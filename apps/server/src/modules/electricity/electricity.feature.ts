@@ -6,6 +6,7 @@ import { electricityPriceMigration } from './electricity-price.migration.js';
 import { ElectricityPriceService } from './electricity-price.service.js';
 import { meterCorrectionsMigration } from './meter-correction.migration.js';
 import { MeterCorrectionService } from './meter-correction.service.js';
+import { meterEnergyBatchWrite } from './meter-energy.batch-write.js';
 import { meterEnergyMigration } from './meter-energy.migration.js';
 import { MeterEnergyService } from './meter-energy.service.js';
 import { meterEnergyTotalsMigration } from './meter-energy-totals.migration.js';
@@ -43,7 +44,7 @@ export const electricityFeature = defineFeature({
       clock: app.clock,
     });
     app.decorate('meterEnergy', meterEnergy);
-    app.ingest.addBatchWrite((trx, applied) => meterEnergy.record(trx, applied));
+    app.ingest.addBatchWrite(meterEnergyBatchWrite);
     // Settled days of the power statistics: forgotten where the hourly rollup rewrote their hours,
     // and dropped with the rollups past retention.
     app.onHoursRewritten((trx, table, from) => meterEnergy.hoursRewritten(trx, table, from));

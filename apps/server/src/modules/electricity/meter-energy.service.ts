@@ -7,7 +7,6 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import type { QueuedTelemetry } from '../../devices/telemetry-writer.js';
 import { JsonText } from '../../lib/json-text.js';
 import type { AreaService } from '../area/area.service.js';
 import type { AreaCaller } from '../auth/auth.service.js';
@@ -15,7 +14,6 @@ import { notFound } from '../device-access.js';
 import { UserRepository } from '../user/user.repository.js';
 import { ElectricityPriceRepository } from './electricity-price.repository.js';
 import { pricesInForce } from './electricity-price.service.js';
-import { countReadings, readingsOf } from './meter-energy.js';
 
 /** kWh and money to 3 decimals: what a table shows, without float noise. */
 const round = (value: number) => Math.round(value * 1000) / 1000;
@@ -83,22 +81,6 @@ export class MeterEnergyService {
   constructor(
     private readonly deps: { db: Kysely<DB>; dialect: Dialect; areas: AreaService; clock: () => number },
   ) {}
-
-  /**
-   * Counts a batch's claimed messages (ingest's batch write): three small statements per batch,
-   * whatever its size — the meters' last readings and ratios, then the hours and the last readings.
-   */
-  async record(trx: Transaction<DB>, applied: readonly QueuedTelemetry[]): Promise<void> {
-    const readings = readingsOf(applied);
-    if (readings.length === 0) return;
-    const repo = new MeterEnergyRepository(trx, this.deps.dialect);
-    const fboxIds = [...new Set(readings.map((r) => r.fbox_id))];
-    const stored = await repo.lastReadings(fboxIds);
-    const ratios = new Map((await repo.ratios(fboxIds)).map((m) => [`${m.fbox_id}:${m.no}`, m.sensor_ratio]));
-    const counted = countReadings(readings, stored, (fboxId, no) => ratios.get(`${fboxId}:${no}`) ?? 1);
-    await repo.addHours(counted.hours);
-    await repo.saveLastReadings(counted.last);
-  }
 
   /** The hourly rollup rewrote a table's hours from `from` on: FBOX hours change settled days. */
   async hoursRewritten(trx: Transaction<DB>, table: string, from: number): Promise<void> {
