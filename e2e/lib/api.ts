@@ -113,13 +113,21 @@ export interface FboxRow {
 }
 
 /**
- * The demo mine's FBOXes once every one has reported and miners exist (miners appear with their
- * FBOX's first report).
+ * The demo mine's FBOXes once every one is online and has stored its first report: its miners
+ * exist (they appear with that report). A box's status comes on a topic of its own and can be
+ * online before its first report is written.
  */
 export const reportedBoxes = (server: RunningServer, api: Api, areaId: number): Promise<FboxRow[]> =>
   eventually(server, 'telemetry from every demo FBOX', async () => {
     const boxes = await api.get<ListPage<FboxRow>>('/index/fbox.boxlist/index', { area_id: areaId });
-    const miners = await api.get<ListPage<unknown>>('/index/fbox.miner/index', { area_id: areaId, limit: 1 });
-    const reported = boxes.items.length > 0 && boxes.items.every((b) => b.status === 'online');
-    return reported && miners.total > 0 ? boxes.items : undefined;
+    if (boxes.items.length === 0 || boxes.items.some((b) => b.status !== 'online')) return undefined;
+    for (const box of boxes.items) {
+      const miners = await api.get<ListPage<unknown>>('/index/fbox.miner/index', {
+        area_id: areaId,
+        fbox_id: box.id,
+        limit: 1,
+      });
+      if (miners.total === 0) return undefined;
+    }
+    return boxes.items;
   });

@@ -15,7 +15,7 @@ describe('loadConfig', () => {
       mqttUrl: undefined,
       dataDir: './data',
       databaseUrl: undefined,
-      ingestWriterThread: true,
+      ingestWriterThread: 'auto',
       adminUser: 'admin',
       adminPassword: undefined,
       demo: true,

@@ -60,9 +60,9 @@ export const configVariables: ConfigVariable[] = [
   },
   {
     name: 'INGEST_WRITER_THREAD',
-    default: '1',
+    default: 'auto',
     description:
-      "SQLite: 1 writes telemetry on a thread of its own, so the API answers while batches are written; 0 writes on the server's thread",
+      "1 writes telemetry on a thread of its own with its own database connection, so the API answers while batches are written; 0 on the server's thread; auto: the thread on SQLite (a synchronous driver), the server's thread on PostgreSQL",
   },
   { name: 'ADMIN_USER', default: 'admin', description: 'Master account created on first start' },
   {
@@ -237,7 +237,10 @@ const EnvSchema = z.object({
       error: 'must be a postgres:// or postgresql:// URL (unset it for SQLite)',
     })
     .optional(),
-  INGEST_WRITER_THREAD: flag.default(true),
+  INGEST_WRITER_THREAD: z
+    .enum(['0', '1', 'auto'], { error: 'must be 0, 1 or auto' })
+    .transform((v) => (v === 'auto' ? v : v === '1'))
+    .default('auto'),
   ADMIN_USER: z
     .string()
     .trim()
@@ -342,8 +345,8 @@ export interface Config {
   mqttSessionExpirySeconds: number;
   dataDir: string;
   databaseUrl: string | undefined;
-  /** SQLite: telemetry batches are written on a worker thread (`ThreadedTelemetryWriter`). */
-  ingestWriterThread: boolean;
+  /** Telemetry batches are written on a worker thread (`ThreadedTelemetryWriter`); `auto`: on SQLite. */
+  ingestWriterThread: boolean | 'auto';
   adminUser: string;
   adminPassword: string | undefined;
   demo: boolean;

@@ -55,7 +55,7 @@ describe('SQLite write turns', () => {
         (await sql<{ v: number }>`select v from t where id = 1`.execute(main.db)).rows[0]!.v;
 
       // The writer's turn: its transaction holds SQLite's write lock until `finish`.
-      const release = await main.sqlite!.writeGate.acquire();
+      const release = await main.writeGate!.acquire();
       let finish!: () => void;
       const open = new Promise<void>((resolve) => {
         finish = resolve;

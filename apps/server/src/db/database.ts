@@ -41,9 +41,26 @@ export interface Database {
   listen?(channel: string, handlers: ListenHandlers): void;
   /** PostgreSQL only: NOTIFY on `channel` with a payload under 8000 bytes. */
   notify?(channel: string, payload: string): Promise<void>;
-  /** SQLite only: the database file and this process's turn to write to it (see `WriteGate`). */
-  sqlite?: { file: string; writeGate: WriteGate };
+  /** Where another thread opens the same database with a connection of its own. */
+  address: DatabaseAddress;
+  /** SQLite only: this process's turn to write to the file (see `WriteGate`). */
+  writeGate?: WriteGate;
 }
+
+/** A database as another thread opens it: a SQLite file, or a PostgreSQL URL with its `options`. */
+export type DatabaseAddress =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string; options: string | undefined };
+
+/**
+ * Opens the database at `address` for a thread that writes in transactions beside this process's
+ * own connection (the ingest writer thread): SQLite transactions begin by taking the write lock;
+ * PostgreSQL gets a pool of `max` connections.
+ */
+export const openAddress = (address: DatabaseAddress, { max = 2 }: { max?: number } = {}): Database =>
+  address.dialect === 'sqlite'
+    ? openSqlite(address.file, { immediate: true })
+    : openPostgres(address.url, { max, options: address.options });
 
 /** Builds a row object from better-sqlite3's raw array of a statement's columns. */
 type RowBuilder = (values: unknown[]) => Record<string, unknown>;
@@ -276,7 +293,13 @@ export const openSqlite = (file: string, { immediate = false }: { immediate?: bo
     immediate ? 'begin immediate' : 'begin',
   );
   const db = new Kysely<DB>({ dialect });
-  return { db, dialect: 'sqlite', close: () => db.destroy(), sqlite: { file, writeGate } };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: () => db.destroy(),
+    address: { dialect: 'sqlite', file },
+    writeGate,
+  };
 };
 
 /**
@@ -416,6 +439,7 @@ export const openPostgres = (
   return {
     db,
     dialect: 'postgres',
+    address: { dialect: 'postgres', url: connectionString, options: options.options },
     listen(channel, handlers) {
       listeners.add(listenOn(pool, channel, handlers));
     },

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { type Database, type Dialect, updateStatistics } from './database.js';
+import { type Database, type DatabaseAddress, type Dialect, updateStatistics } from './database.js';
 import { type Migrations, migrateToLatest } from './migrations.js';
 import type { DB } from './schema.js';
 
@@ -12,8 +12,10 @@ declare module 'fastify' {
     dbListen: Database['listen'];
     /** PostgreSQL: NOTIFY on a channel (see Database.notify); undefined on SQLite. */
     dbNotify: Database['notify'];
-    /** SQLite: the database file and the process's turn to write (see WriteGate); undefined on PostgreSQL. */
-    dbSqlite: Database['sqlite'];
+    /** Where another thread opens the database (the ingest writer thread). */
+    dbAddress: Database['address'];
+    /** SQLite: the process's turn to write (see WriteGate); undefined on PostgreSQL. */
+    dbWriteGate: Database['writeGate'];
   }
 }
 
@@ -29,7 +31,8 @@ export const dbPlugin = fp<{ database: Database; migrations?: (dialect: Dialect)
     app.decorate('dbDialect', database.dialect);
     app.decorate('dbListen', database.listen?.bind(database));
     app.decorate('dbNotify', database.notify?.bind(database));
-    app.decorate('dbSqlite', database.sqlite);
+    app.decorate<DatabaseAddress>('dbAddress', database.address);
+    app.decorate('dbWriteGate', database.writeGate);
     app.addHook('onClose', async () => {
       await database.close();
     });

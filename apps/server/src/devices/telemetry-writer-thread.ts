@@ -1,12 +1,12 @@
 import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import type { WriteGate } from '../db/database.js';
+import type { DatabaseAddress, WriteGate } from '../db/database.js';
 import { siblingModule, startWorker } from '../lib/worker-thread.js';
 import type { BatchResult, BatchWriteModule, QueuedTelemetry, TelemetryStore } from './telemetry-writer.js';
 
-/** What the thread is started with: the database file and the batch writes to load. */
+/** What the thread is started with: the database and the batch writes to load. */
 export interface WriterThreadData {
-  file: string;
+  address: DatabaseAddress;
   batchWrites: { url: string; name: string }[];
 }
 
@@ -43,15 +43,16 @@ export class WriterThreadError extends Error {
 }
 
 /**
- * SQLite ingest with the write on a thread of its own (issue 17): the server's thread parses and
- * checks the gateways' messages and answers the API while a worker thread, with a connection of
- * its own, writes each batch (`TelemetryWriter`, the same code as in one thread). better-sqlite3
- * is synchronous, so in one thread every batch held the event loop for as long as it wrote.
+ * Ingest with the write on a thread of its own (issue 17): the server's thread parses and checks
+ * the gateways' messages and answers the API while a worker thread, with a connection of its own
+ * (a pool of two on PostgreSQL), writes each batch (`TelemetryWriter`, the same code as in one
+ * thread). better-sqlite3 is synchronous, so in one thread every batch held the event loop for as
+ * long as it wrote; by default only SQLite uses the thread (`INGEST_WRITER_THREAD=auto`).
  *
- * Each batch is written in a turn of the database's `WriteGate`, so the server's own writes wait as
- * promises instead of in SQLite's busy handler. The thread starts with the first batch (after the
- * features added their batch writes) and again after it died; a batch it did not answer fails, is
- * not acknowledged, and the gateway sends it again.
+ * On SQLite each batch is written in a turn of the database's `WriteGate`, so the server's own
+ * writes wait as promises instead of in SQLite's busy handler. The thread starts with the first
+ * batch (after the features added their batch writes) and again after it died; a batch it did not
+ * answer fails, is not acknowledged, and the gateway sends it again.
  */
 export class ThreadedTelemetryWriter implements TelemetryStore {
   private readonly batchWrites: BatchWriteModule[] = [];
@@ -59,7 +60,14 @@ export class ThreadedTelemetryWriter implements TelemetryStore {
   private readonly waiting = new Map<number, { resolve: (r: Written) => void; reject: (e: Error) => void }>();
   private serial = 0;
 
-  constructor(private readonly options: { file: string; writeGate: WriteGate; log: FastifyBaseLogger }) {}
+  constructor(
+    private readonly options: {
+      address: DatabaseAddress;
+      /** SQLite: the process's turn to write, taken for each batch. */
+      writeGate: WriteGate | undefined;
+      log: FastifyBaseLogger;
+    },
+  ) {}
 
   addBatchWrite(write: BatchWriteModule): void {
     if (this.started) throw new Error('batch writes are added before the first batch');
@@ -68,7 +76,7 @@ export class ThreadedTelemetryWriter implements TelemetryStore {
 
   async write(batch: QueuedTelemetry[], now: number): Promise<BatchResult> {
     const worker = await this.start();
-    const release = await this.options.writeGate.acquire();
+    const release = (await this.options.writeGate?.acquire()) ?? (() => {});
     let written: Written;
     try {
       const id = ++this.serial;
@@ -112,7 +120,7 @@ export class ThreadedTelemetryWriter implements TelemetryStore {
   private start(): Promise<Worker> {
     if (this.started) return this.started;
     const data: WriterThreadData = {
-      file: this.options.file,
+      address: this.options.address,
       batchWrites: this.batchWrites.map(({ url, name }) => ({ url, name })),
     };
     const started = new Promise<Worker>((resolve, reject) => {

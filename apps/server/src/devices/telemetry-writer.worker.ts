@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from '../db/database.js';
+import { openAddress } from '../db/database.js';
 import { type QueuedTelemetry, TelemetryWriter } from './telemetry-writer.js';
 import type { WriterReply, WriterRequest, WriterThreadData } from './telemetry-writer-thread.js';
 
@@ -8,14 +8,14 @@ import type { WriterReply, WriterRequest, WriterThreadData } from './telemetry-w
  * connection of its own, writing the batches the server's thread sends, one at a time.
  */
 const port = parentPort!;
-const { file, batchWrites } = workerData as WriterThreadData;
+const { address, batchWrites } = workerData as WriterThreadData;
 const reply = (message: WriterReply) => port.postMessage(message);
 
 try {
-  // Its transactions begin by taking the write lock: they read, then write, and another
+  // On SQLite its transactions begin by taking the write lock: they read, then write, and another
   // connection's commit in between would leave them unable to write.
-  const database = openSqlite(file, { immediate: true });
-  const writer = new TelemetryWriter(database.db, 'sqlite');
+  const database = openAddress(address);
+  const writer = new TelemetryWriter(database.db, database.dialect);
   for (const { url, name } of batchWrites) writer.addBatchWrite((await import(url))[name]);
 
   const write = async (id: number, items: QueuedTelemetry[], now: number) => {

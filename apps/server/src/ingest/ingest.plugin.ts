@@ -20,11 +20,15 @@ declare module 'fastify' {
 export const ingestPlugin = fp(
   async (app) => {
     const status = new StatusService(new StatusRepository(app.db), app.clock, app.live, app.log);
-    // SQLite writes on a thread of its own (a file; an in-memory database has one connection only).
-    const sqlite = app.dbSqlite;
+    // Batches are written on a thread of its own: by default on SQLite only, whose driver is
+    // synchronous (docs/performance.md "Telemetry written on a thread of its own"); never for an
+    // in-memory SQLite database, which has one connection only.
+    const address = app.dbAddress;
+    const thread = app.config.ingestWriterThread;
     const writer =
-      sqlite && app.config.ingestWriterThread && sqlite.file !== ':memory:'
-        ? new ThreadedTelemetryWriter({ file: sqlite.file, writeGate: sqlite.writeGate, log: app.log })
+      (thread === 'auto' ? address.dialect === 'sqlite' : thread) &&
+      !(address.dialect === 'sqlite' && address.file === ':memory:')
+        ? new ThreadedTelemetryWriter({ address, writeGate: app.dbWriteGate, log: app.log })
         : new TelemetryWriter(app.db, app.dbDialect);
     const ingest = new IngestService(
       {

@@ -2,14 +2,14 @@ import { telemetryClock, topics } from '@fbox/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedFbox } from '../devices/device.service.js';
-import { buildTestApp, describeDb, type TestApp, testBrokers, testDbKind } from '../test/build-test-app.js';
+import { buildTestApp, describeDb, type TestApp, testBrokers } from '../test/build-test-app.js';
 import { createArea, createFbox, createMaster, get, login, type TestUser } from '../test/factories.js';
 import { brokerUrl, connectGateway, telemetry, waitFor } from '../test/mqtt-client.js';
 
-/** Each broker with the write on the server's thread; on SQLite also the writer thread (as deployed). */
+/** Each broker with the write on the server's thread, and the embedded one with the writer thread (as deployed). */
 const variants = [
   ...testBrokers.map((broker) => ({ broker, thread: false })),
-  ...(testDbKind === 'sqlite' ? [{ broker: 'embedded' as const, thread: true }] : []),
+  { broker: 'embedded' as const, thread: true },
 ];
 
 describeDb('MQTT ingest', () => {

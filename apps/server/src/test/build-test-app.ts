@@ -149,9 +149,9 @@ export const testBrokers: TestBroker[] =
  * `mqtt` starts the embedded broker on a free port, or connects to TEST_MQTT_URL with a shared
  * subscription group of its own (parallel runs on one Mosquitto must not steal each other's
  * messages). The job loop never runs by itself: call `app.jobs.tick()` after moving the clock.
- * On SQLite telemetry is written on the app's own thread unless `config.ingestWriterThread` says
- * otherwise: a writer thread loads its modules through tsx, about 1.5 s a test. The server
- * processes of the process tests and end-to-end tests run with it, as deployed.
+ * Telemetry is written on the app's own thread unless `config.ingestWriterThread` says otherwise:
+ * a writer thread loads its modules through tsx, about 1.5 s a test. The server processes of the
+ * process tests and end-to-end tests run with it, as deployed.
  */
 export const buildTestApp = async (
   options: {
