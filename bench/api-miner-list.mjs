@@ -3,7 +3,7 @@
 // same bytes in a process of its own, both loaded by one client process with the same concurrency.
 // The console's first request (no filter, no sort, 20 rows), then two filtered pages sorted by
 // hashrate (status; status + model), 50 rows, pages 1-10. `--sweep` adds every other request the
-// page makes (each sort column, each filter, a keyword, a deep page; see `sweepVariants`).
+// page makes (each sort column, each filter, a keyword, one miner's SN, a deep page; see `sweepVariants`).
 // Prints one JSON line per database and query: SQLite (a temporary file) always, then PostgreSQL
 // when `--pg`, TEST_DATABASE_URL or DATABASE_URL names a server (in a temporary schema, dropped
 // after). `--pg-only` skips SQLite. Run after `npm run build`. BENCH_MINERS, BENCH_REQUESTS,
@@ -69,6 +69,8 @@ const sweepVariants = (fboxId) =>
       'pool_hijacked=1',
     ].map((query) => ({ name: `filter-${query.split('=')[0]}`, query })),
     { name: 'keyword', query: 'keyword=x17' },
+    // One miner's SN: a single match, so the page cannot stop early (an operator looking one up).
+    { name: 'keyword-one-sn', query: 'keyword=BN000100042' },
     { name: 'deep-page-1000', query: 'page=1000' },
     // A filter with a sort on a reading: the hottest online miners, the most powerful of a model.
     { name: 'online-by-chip-avg', query: 'status=online&sort=-chip_avg_temp' },

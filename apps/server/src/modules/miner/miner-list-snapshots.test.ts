@@ -48,7 +48,7 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
           })),
         )),
       );
-    snapshotted = new MinerService(t.app, { snapshotFrom: 1 });
+    snapshotted = new MinerService(t.app, { snapshotFrom: 1, anchorStep: 6 });
     exact = new MinerService(t.app, { snapshotFrom: Number.POSITIVE_INFINITY });
     t.app.miners = snapshotted;
   });
@@ -105,6 +105,29 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
     await settle();
     expect(await list(query)).toEqual(await list(query, exact));
     expect((await list(query)).ids[0]).toBe(risen);
+  });
+
+  it('reads deep pages in id order after an anchor, as SQL pages them, and anchors again when they are stale', async () => {
+    // Anchors every 6 rows: pages of 4 begin before, at and after one, with and without a filter.
+    for (const filter of [{}, { status: 'online' }, { keyword: 'SN1' }] as Record<string, string>[])
+      for (const page of [1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        for (const sort of [undefined, 'id']) {
+          const query = { ...filter, ...(sort && { sort }), page: String(page), limit: '4' };
+          expect(await list(query), JSON.stringify(query)).toEqual(await list(query, exact));
+        }
+    // Miners before the anchor leave the list: the page keeps its anchor until it is 5 s old.
+    const query = { status: 'online', page: '4', limit: '4' };
+    const before = await list(query);
+    const online = (await list({ status: 'online', page: '1', limit: '4' }, exact)).ids;
+    await t.app.db
+      .updateTable('miner_state')
+      .set({ online: 0 })
+      .where('miner_id', 'in', online.slice(0, 2))
+      .execute();
+    expect((await list(query)).ids).toEqual(before.ids);
+    t.clock.advance(5000);
+    expect(await list(query)).toEqual(await list(query, exact));
+    expect((await list(query)).ids).not.toEqual(before.ids);
   });
 
   it('forgets the order when miners are deleted through the API', async () => {

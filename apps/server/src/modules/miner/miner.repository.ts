@@ -242,8 +242,11 @@ const filterConditions = (v: FilterValues, literals: FilterLiterals): Expression
   return conditions;
 };
 
-/** A page's values: the filter's, and with a sort snapshot the page's ids (see `pageParts`). */
-type PageValues = FilterValues & { ids?: unknown };
+/**
+ * A page's values: the filter's; with a sort snapshot the page's ids, with a page anchor the id
+ * the page follows (see `pageParts`).
+ */
+type PageValues = FilterValues & { ids?: unknown; after?: number };
 
 /**
  * The list's order for a `sort` parameter. Missing values sort as the largest on both dialects
@@ -331,6 +334,7 @@ export class MinerRepository {
     limit: number,
     offset: number,
     ids?: number[] | undefined,
+    after?: number | undefined,
   ) {
     const { column, direction, byColumn, byId } = listOrder(f.sort);
     const { literals, values, shape: filterShape } = splitFilter(f);
@@ -339,14 +343,19 @@ export class MinerRepository {
     // plans every run anew); each page size and offset is a statement of its own.
     const shape = ids
       ? `${column} ${direction}|${filterShape}|ids`
-      : `${column} ${direction}|${filterShape}|${limit} ${offset}`;
+      : `${column} ${direction}|${filterShape}|${limit} ${offset}${after === undefined ? '' : '|after'}`;
     const given: PageValues = ids
       ? { ...values, ids: this.dialect === 'postgres' ? ids : JSON.stringify(ids) }
-      : values;
+      : after === undefined
+        ? values
+        : { ...values, after };
     const rows = (v: PageValues) => {
+      let ordered = this.orderedIdsQuery(f.sort, v, literals);
+      // A page anchor (id order only): the rows after the id at the anchored position.
+      if (v.after !== undefined) ordered = ordered.where('miner_state.miner_id', '>', v.after);
       const pageIds =
         v.ids === undefined
-          ? this.orderedIdsQuery(f.sort, v, literals).limit(sql.lit(limit)).offset(sql.lit(offset))
+          ? ordered.limit(sql.lit(limit)).offset(sql.lit(offset))
           : this.filtered(this.db.selectFrom('miner_state'), v, literals)
               .select('miner_state.miner_id')
               .where(this.amongIds(v.ids));
@@ -378,6 +387,15 @@ export class MinerRepository {
         .where('fboxes.area_id', '=', v.area_id);
     if (column === 'tanks.name') ids = ids.leftJoin('tanks', 'tanks.id', 'miner_state.tank_id');
     return ids.select('miner_state.miner_id').orderBy(byColumn).orderBy(byId);
+  }
+
+  /** The id at `position` (from 0) of the list in id order, if the list is that long (PageAnchors). */
+  async idAt(f: Filters, position: number): Promise<number | undefined> {
+    const { literals, values, shape } = splitFilter(f);
+    const [row] = await templates.execute(this.db, `id-at|${shape}|${position}`, values, (v) =>
+      this.orderedIdsQuery(undefined, v, literals).limit(sql.lit(1)).offset(sql.lit(position)),
+    );
+    return row?.miner_id;
   }
 
   /**
@@ -472,8 +490,9 @@ export class MinerRepository {
     limit: number,
     offset: number,
     ids?: number[],
+    after?: number,
   ): Promise<{ items: string; count: number }> {
-    const { shape, values, rows, order } = this.pageParts(f, limit, offset, ids);
+    const { shape, values, rows, order } = this.pageParts(f, limit, offset, ids, after);
     const postgres = this.dialect === 'postgres';
     const [row] = await templates.execute(this.db, `json|${shape}`, values, (v) => {
       const page = rows(v).select(sql<number>`count(*)`.as('count'));

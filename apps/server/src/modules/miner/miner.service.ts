@@ -19,6 +19,7 @@ import { AccountSwitchRepository } from '../fbox-config/account-switches.reposit
 import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { CountCache } from './count-cache.js';
 import { MinerRepository, snapshotSort } from './miner.repository.js';
+import { PageAnchors } from './page-anchors.js';
 import { SortSnapshots } from './sort-snapshots.js';
 
 type Caller = AreaCaller;
@@ -82,20 +83,23 @@ export const minerItem = (r: Omit<MinerRow, 'area_id'> & { pool_hijacked?: numbe
 export class MinerService {
   private readonly counts = new CountCache();
   private readonly snapshots = new SortSnapshots();
-  /** Lists of at least this many miners take a sort no index serves from a snapshot. */
+  private readonly anchors: PageAnchors;
+  /** Lists of at least this many miners take a sort no index serves from a snapshot, deep pages from anchors. */
   private readonly snapshotFrom: number;
 
   constructor(
     private readonly deps: DeviceDeps,
-    options: { snapshotFrom?: number } = {},
+    options: { snapshotFrom?: number; anchorStep?: number } = {},
   ) {
     this.snapshotFrom = options.snapshotFrom ?? 5000;
+    this.anchors = new PageAnchors({ step: options.anchorStep });
   }
 
   /** Forgets cached list totals and orders of a mine (device changes elsewhere call it too). */
   invalidate(areaId: number): void {
     this.counts.clearArea(areaId);
     this.snapshots.clearArea(areaId);
+    this.anchors.clearArea(areaId);
   }
 
   private repo() {
@@ -128,8 +132,23 @@ export class MinerService {
             this.deps.clock,
           )
         : undefined;
+    // A deep page of a large list in id order follows the id at an anchored position before it.
+    const anchored =
+      ids === undefined &&
+      (q.sort ?? 'id') === 'id' &&
+      cached !== undefined &&
+      cached.total >= this.snapshotFrom
+        ? this.anchors.position(offset)
+        : 0;
+    const after =
+      anchored > 0
+        ? await this.anchors.before(areaId, key, anchored, () => repo.idAt(q, anchored - 1), this.deps.clock)
+        : undefined;
     // The page's items come as JSON built by the database (see JsonText).
-    const { items, count } = await repo.pageJson(q, q.limit, offset, ids);
+    const { items, count } =
+      after === undefined
+        ? await repo.pageJson(q, q.limit, offset, ids)
+        : await repo.pageJson(q, q.limit, offset - anchored, undefined, after);
     let total = cached?.total;
     // A cached total that contradicts the page just read is wrong: count again now.
     const consistent = (n: number) => (count === q.limit ? n >= offset + count : n === offset + count);
