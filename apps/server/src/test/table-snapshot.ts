@@ -14,6 +14,8 @@ const unwatchedTables = new Set([
   'kysely_migration',
   'kysely_migration_lock',
 ]);
+/** SQLite's keyword index of miners (FTS5, with its own tables): it mirrors `miner_state`. */
+const mirrors = /^miner_search(_|$)/;
 const unwatchedColumns: Record<string, string[]> = { sessions: ['last_seen_at', 'expires_at'] };
 
 export type TableSnapshot = Record<string, string[]>;
@@ -26,7 +28,9 @@ export const tableNames = async (app: FastifyInstance): Promise<string[]> => {
         }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
       : sql<{ name: string }>`select table_name as name from information_schema.tables
           where table_schema = current_schema() and table_type = 'BASE TABLE'`;
-  return (await query.execute(app.db)).rows.map((r) => r.name).filter((n) => !unwatchedTables.has(n));
+  return (await query.execute(app.db)).rows
+    .map((r) => r.name)
+    .filter((n) => !unwatchedTables.has(n) && !mirrors.test(n));
 };
 
 /** Every watched row of every table (new tables included), in a comparable form. */

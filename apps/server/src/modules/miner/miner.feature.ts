@@ -4,6 +4,7 @@ import { MinerService } from './miner.service.js';
 import { minerHotMigration } from './miner-hot.migration.js';
 import { minerListOrderMigration } from './miner-order.migration.js';
 import { minerReadingsMigration } from './miner-readings.migration.js';
+import { minerSearchMigration } from './miner-search.migration.js';
 import { minerSortMigration } from './miner-sort.migration.js';
 
 declare module 'fastify' {
@@ -20,6 +21,7 @@ export const minerFeature = defineFeature({
     '0035_miner_list_sort_indexes': minerSortMigration(dialect),
     '0038_miner_state_hot_updates': minerHotMigration(dialect),
     '0039_miner_state_readings_unindexed': minerReadingsMigration(dialect),
+    '0040_miner_search': minerSearchMigration(dialect),
   }),
   register(app) {
     app.decorate('miners', new MinerService(app));

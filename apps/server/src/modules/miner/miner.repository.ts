@@ -145,13 +145,19 @@ interface FilterValues {
   pool?: string | undefined;
   /** A fault code (not `any` / `none`). */
   fault?: string | undefined;
-  /** `containsPattern` of the keyword. */
+  /** `containsPattern` of the keyword (PostgreSQL; SQLite when it is shorter than a trigram). */
   pattern?: string | undefined;
+  /** SQLite: the keyword as an FTS5 phrase of `miner_search` (a trigram index; 3 characters or more). */
+  search?: string | undefined;
   /** Under-hashing: realtime below this percent of theoretical. */
   under_pct?: number | undefined;
 }
 
-const splitFilter = (f: Filters) => {
+/** SQLite's keyword index matches substrings of 3 characters or more (trigrams). */
+const searchable = (dialect: Dialect, keyword: string | undefined): keyword is string =>
+  dialect === 'sqlite' && keyword !== undefined && [...keyword].length >= 3;
+
+const splitFilter = (f: Filters, dialect: Dialect) => {
   const literals: FilterLiterals = {
     online: f.status ? (f.status === 'online' ? 1 : 0) : undefined,
     mode: f.mode || undefined,
@@ -166,7 +172,8 @@ const splitFilter = (f: Filters) => {
     brand: f.brand || undefined,
     pool: f.pool || undefined,
     fault: f.fault && literals.fault === undefined ? f.fault : undefined,
-    pattern: f.keyword ? containsPattern(f.keyword) : undefined,
+    pattern: f.keyword && !searchable(dialect, f.keyword) ? containsPattern(f.keyword) : undefined,
+    search: searchable(dialect, f.keyword) ? `"${f.keyword.replaceAll('"', '""')}"` : undefined,
     under_pct: f.under_pct,
   };
   const set = Object.keys(values).filter((k) => values[k as keyof FilterValues] !== undefined);
@@ -231,6 +238,10 @@ const filterConditions = (v: FilterValues, literals: FilterLiterals): Expression
       sql<SqlBool>`${realtime} * 100 < ${theoretical} * ${v.under_pct}`,
     );
   }
+  if (v.search !== undefined)
+    conditions.push(
+      sql<SqlBool>`${sql.ref('miner_state.miner_id')} in (select rowid from miner_search where miner_search match ${v.search})`,
+    );
   if (v.pattern !== undefined)
     conditions.push(
       eb.or([
@@ -295,7 +306,7 @@ export class MinerRepository {
    * list's filter" acts on (a miner log export).
    */
   matching(f: Filters, limit: number) {
-    const { literals, values } = splitFilter(f);
+    const { literals, values } = splitFilter(f, this.dialect);
     return this.filtered(this.db.selectFrom('miner_state'), values, literals)
       .select(['miner_state.miner_id', 'miner_state.fbox_id', 'miner_state.sn'])
       .orderBy('miner_state.miner_id')
@@ -315,7 +326,7 @@ export class MinerRepository {
 
   /** How many miners match the filter. */
   async count(f: Filters): Promise<number> {
-    const { literals, values, shape } = splitFilter(f);
+    const { literals, values, shape } = splitFilter(f, this.dialect);
     const [row] = await templates.execute(this.db, `count|${shape}`, values, (v) =>
       this.filtered(this.db.selectFrom('miner_state'), v, literals).select(sql<number>`count(*)`.as('total')),
     );
@@ -337,7 +348,7 @@ export class MinerRepository {
     after?: number | undefined,
   ) {
     const { column, direction, byColumn, byId } = listOrder(f.sort);
-    const { literals, values, shape: filterShape } = splitFilter(f);
+    const { literals, values, shape: filterShape } = splitFilter(f, this.dialect);
     // Limit and offset are literals: PostgreSQL keeps one generic plan of a prepared statement
     // only when they are known (with either a parameter it assumes a tenth of the table and
     // plans every run anew); each page size and offset is a statement of its own.
@@ -391,7 +402,7 @@ export class MinerRepository {
 
   /** The id at `position` (from 0) of the list in id order, if the list is that long (PageAnchors). */
   async idAt(f: Filters, position: number): Promise<number | undefined> {
-    const { literals, values, shape } = splitFilter(f);
+    const { literals, values, shape } = splitFilter(f, this.dialect);
     const [row] = await templates.execute(this.db, `id-at|${shape}|${position}`, values, (v) =>
       this.orderedIdsQuery(undefined, v, literals).limit(sql.lit(1)).offset(sql.lit(position)),
     );
@@ -407,7 +418,7 @@ export class MinerRepository {
   async orderedIds(f: Filters & { sort?: string | undefined }, rows: number): Promise<number[]> {
     const { column, direction } = listOrder(f.sort);
     if (this.dialect === 'postgres') {
-      const { literals, values, shape } = splitFilter(f);
+      const { literals, values, shape } = splitFilter(f, this.dialect);
       const found = await templates.execute(
         this.db,
         `ids|${column} ${direction}|${shape}|${rows}`,
@@ -429,7 +440,7 @@ export class MinerRepository {
       selected = sql.ref(column);
     }
     // The filter is a value of each row, not a condition of the read, so the read stays a walk by id.
-    const { literals, values } = splitFilter(f);
+    const { literals, values } = splitFilter(f, this.dialect);
     const conditions = filterConditions(values, literals);
     const keep = sql<SqlBool>`${conditions.length > 0 ? expressionBuilder<DB, 'miner_state'>().and(conditions) : sql.lit(1)}`;
     const chunk = 4096;
