@@ -7,7 +7,8 @@
 // Prints one JSON line per database and query: SQLite (a temporary file) always, then PostgreSQL
 // when `--pg`, TEST_DATABASE_URL or DATABASE_URL names a server (in a temporary schema, dropped
 // after). `--pg-only` skips SQLite. Run after `npm run build`. BENCH_MINERS, BENCH_REQUESTS,
-// BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_API_ROUNDS, BENCH_SWEEP_REQUESTS tune it.
+// BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_API_ROUNDS, BENCH_SWEEP_REQUESTS tune it; BENCH_ONLY=keyword,deep
+// runs only the requests whose names contain one of those words.
 
 import { buildApp } from '../apps/server/dist/app.js';
 import { minerSortFields } from '../packages/contracts/dist/index.js';
@@ -77,6 +78,9 @@ const sweepVariants = (fboxId) =>
     { name: 'model-by-power', query: 'model=S21&sort=-power_w' },
   ].map((v) => ({ ...v, limit: 20, pages: 1 }));
 const sweepRequests = Number(process.env.BENCH_SWEEP_REQUESTS ?? 200);
+/** `BENCH_ONLY=keyword,deep`: only the requests whose names contain one of these (a quick look). */
+const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+const chosen = (variant) => !only || only.some((part) => variant.name.includes(part));
 
 const runOn = async (kind) => {
   const { database, dataDir, cleanup } = await openBenchDatabase(kind, pgUrl, 'fbox-bench-api');
@@ -106,7 +110,7 @@ const runOn = async (kind) => {
     : 0;
   const sweeping = sweep ? sweepVariants(firstBox) : [];
   const results = [];
-  for (const variant of [...variants, ...sweeping]) {
+  for (const variant of [...variants, ...sweeping].filter(chosen)) {
     const inSweep = sweeping.includes(variant);
     const pageUrl = (page) =>
       variant.query.includes('page=')

@@ -36,6 +36,8 @@ export const openBenchDatabase = async (kind, pgUrl, prefix) => {
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
+  // In the public schema, where the schema's migration finds it (dropping the schema keeps it).
+  await admin.query('create extension if not exists pg_trgm');
   await admin.end();
   const database = openPostgres(pgUrl, { options: `-c search_path=${schema}` });
   return {

@@ -77,6 +77,9 @@ export default async function setup(project: TestProject) {
   const name = `fbox_tpl_${process.pid}_${randomBytes(4).toString('hex')}`;
   await admin(async (client) => {
     await dropOrphans(client);
+    // Once, in the public schema: tests that migrate a schema of their own in this database then
+    // find it there (a migration would create it in its schema, and dropping the schema drops it).
+    await client.query('create extension if not exists pg_trgm');
     await client.query(`create database ${name}`);
   });
   const url = new URL(pgUrl);

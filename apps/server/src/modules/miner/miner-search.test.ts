@@ -3,10 +3,13 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp, testDbKind } from '../../test/build-test-app.js';
 import { createFbox, createMiners } from '../../test/device-factories.js';
 import { createArea, createMaster, get, login, post } from '../../test/factories.js';
+import { MinerService } from './miner.service.js';
+import { trigramIndex } from './miner-trigram.migration.js';
 
 /**
  * The list's keyword follows every change of a miner's worker, IP and SN (on SQLite through the
- * trigram index `miner_search` and its triggers; on PostgreSQL by reading the rows).
+ * trigram index `miner_search` and its triggers; on PostgreSQL through `pg_trgm`'s index of the
+ * same three, kept by PostgreSQL).
  */
 describeDb('miner keyword search (fbox.miner/index)', () => {
   let t: TestApp;
@@ -40,6 +43,50 @@ describeDb('miner keyword search (fbox.miner/index)', () => {
     );
     return (res.json().data as { items: { id: number }[] }).items.map((m) => m.id);
   };
+  const list = async (query: Record<string, string>, service: MinerService) => {
+    t.app.miners = service;
+    const res = await get(t.app, '/index/fbox.miner/index', { area_id: String(areaId), ...query }, { token });
+    return res.json().data as { items: { id: number }[]; total: number };
+  };
+
+  it('pages a keyword the same whether its matches are read from the index or found walking the order', async () => {
+    await t.app.db
+      .updateTable('miner_state')
+      .set((eb) => ({ power_w: eb('miner_id', '%', 7) }))
+      .execute();
+    // Every match from the index, and none of them (each page found walking the order).
+    const fromIndex = new MinerService(t.app, { keywordFew: Number.POSITIVE_INFINITY });
+    const walking = new MinerService(t.app, { keywordFew: 0 });
+    for (const keyword of ['KS001', 'rig2', '10.7.0.', 'KS0029', 'nothing'])
+      for (const sort of [undefined, '-id', 'power_w', '-sn'])
+        for (const page of ['1', '2', '3']) {
+          const query = { keyword, page, limit: '4', ...(sort && { sort }) };
+          const walked = await list(query, walking);
+          expect(await list(query, fromIndex), JSON.stringify(query)).toEqual(walked);
+          expect(await list(query, walking), JSON.stringify(query)).toEqual(walked);
+        }
+    expect((await list({ keyword: '10.7.0.', page: '9', limit: '4' }, fromIndex)).items).toEqual([]);
+    expect((await list({ keyword: '10.7.0.', limit: '4' }, fromIndex)).total).toBe(30);
+  });
+
+  it.runIf(testDbKind === 'postgres')(
+    "reads a keyword's matches from the trigram index of worker, IP and SN",
+    async () => {
+      // With reads of the whole table priced out of the plan (30 miners would be read whole).
+      const plan = await t.app.db.connection().execute(async (db) => {
+        await sql`set enable_seqscan = off`.execute(db);
+        await sql`set enable_indexscan = off`.execute(db);
+        const pattern = '%ks0017%';
+        const explained = await sql<{ 'QUERY PLAN': string }>`explain select miner_id from miner_state
+          where lower(worker) like ${pattern} or lower(ip) like ${pattern} or lower(sn) like ${pattern}
+          order by miner_id`.execute(db);
+        await sql`reset enable_seqscan`.execute(db);
+        await sql`reset enable_indexscan`.execute(db);
+        return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain(`Bitmap Index Scan on ${trigramIndex}`);
+    },
+  );
 
   it('finds a miner by a part of its SN, worker or IP, in any case, short keywords too', async () => {
     expect(await found('KS0017')).toEqual([ids[17]]);
@@ -55,14 +102,35 @@ describeDb('miner keyword search (fbox.miner/index)', () => {
     'looks a keyword of 3 characters or more up in the trigram index, a shorter one in the rows',
     async () => {
       expect(await found('KS0017')).toEqual([ids[17]]);
-      // With the index emptied, only the rows can answer.
+      // With the index emptied, only the rows can answer; a keyword not looked up before (what a
+      // keyword found is kept for 5 s, see the next test).
       await sql`insert into miner_search (miner_search) values ('delete-all')`.execute(t.app.db);
-      expect(await found('KS0017')).toEqual([]);
+      expect(await found('Rig17')).toEqual([]);
       expect(await found('g7')).toEqual([ids[7]]);
       await sql`insert into miner_search (miner_search) values ('rebuild')`.execute(t.app.db);
-      expect(await found('KS0017')).toEqual([ids[17]]);
+      t.clock.advance(31_000);
+      expect(await found('Rig17')).toEqual([ids[17]]);
     },
   );
+
+  it('keeps which miners a keyword matches for 5 s, and reads and tests their rows fresh', async () => {
+    const rename = (id: number, worker: string) =>
+      t.app.db.updateTable('miner_state').set({ worker }).where('miner_id', '=', id).execute();
+    const before = [ids[1]!, ...ids.slice(10, 20)];
+    expect(await found('Rig1')).toEqual(before);
+    await rename(ids[12]!, 'acct.other');
+    await rename(ids[3]!, 'acct.Rig1x');
+    expect(await found('Rig1')).toEqual(before.filter((id) => id !== ids[12]));
+    // Stale: answered as it was while the matches are looked up again.
+    t.clock.advance(5000);
+    expect(await found('Rig1')).toEqual(before.filter((id) => id !== ids[12]));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await found('Rig1')).toEqual([
+      ids[1],
+      ids[3],
+      ...ids.slice(10, 20).filter((id) => id !== ids[12]),
+    ]);
+  });
 
   it('follows a changed worker, IP or SN, and forgets a deleted miner', async () => {
     await t.app.db

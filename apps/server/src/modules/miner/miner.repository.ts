@@ -145,7 +145,7 @@ interface FilterValues {
   pool?: string | undefined;
   /** A fault code (not `any` / `none`). */
   fault?: string | undefined;
-  /** `containsPattern` of the keyword (PostgreSQL; SQLite when it is shorter than a trigram). */
+  /** `containsPattern` of the keyword (PostgreSQL; SQLite unless `search`). */
   pattern?: string | undefined;
   /** SQLite: the keyword as an FTS5 phrase of `miner_search` (a trigram index; 3 characters or more). */
   search?: string | undefined;
@@ -153,11 +153,22 @@ interface FilterValues {
   under_pct?: number | undefined;
 }
 
-/** SQLite's keyword index matches substrings of 3 characters or more (trigrams). */
-const searchable = (dialect: Dialect, keyword: string | undefined): keyword is string =>
-  dialect === 'sqlite' && keyword !== undefined && [...keyword].length >= 3;
+/**
+ * Whether a keyword can be looked up in its index: both dialects index trigrams of the worker, IP
+ * and SN (SQLite `0040`, PostgreSQL `0041`), which match substrings of 3 characters or more.
+ */
+export const keywordIndexed = (keyword: string | undefined): keyword is string =>
+  keyword !== undefined && [...keyword].length >= 3;
 
-const splitFilter = (f: Filters, dialect: Dialect) => {
+/**
+ * How a query finds a keyword's miners: from its trigram index (`index`), or by testing the rows it
+ * reads (`rows`: a walk in the list's order that stops at a full page, for a keyword matching many).
+ * PostgreSQL's planner chooses for itself; SQLite's query names its index or not.
+ */
+export type KeywordLookup = 'index' | 'rows';
+
+const splitFilter = (f: Filters, dialect: Dialect, lookup: KeywordLookup = 'index') => {
+  const search = dialect === 'sqlite' && lookup === 'index' && keywordIndexed(f.keyword);
   const literals: FilterLiterals = {
     online: f.status ? (f.status === 'online' ? 1 : 0) : undefined,
     mode: f.mode || undefined,
@@ -172,8 +183,8 @@ const splitFilter = (f: Filters, dialect: Dialect) => {
     brand: f.brand || undefined,
     pool: f.pool || undefined,
     fault: f.fault && literals.fault === undefined ? f.fault : undefined,
-    pattern: f.keyword && !searchable(dialect, f.keyword) ? containsPattern(f.keyword) : undefined,
-    search: searchable(dialect, f.keyword) ? `"${f.keyword.replaceAll('"', '""')}"` : undefined,
+    pattern: f.keyword && !search ? containsPattern(f.keyword) : undefined,
+    search: search ? `"${f.keyword?.replaceAll('"', '""')}"` : undefined,
     under_pct: f.under_pct,
   };
   const set = Object.keys(values).filter((k) => values[k as keyof FilterValues] !== undefined);
@@ -260,6 +271,17 @@ const filterConditions = (v: FilterValues, literals: FilterLiterals): Expression
 type PageValues = FilterValues & { ids?: unknown; after?: number };
 
 /**
+ * How a page is read (see `pageParts`): `ids`, the page's miners (a sort snapshot's, or those of a
+ * keyword found in its index); `after`, a page anchor's id; `keyword`, how the filter's keyword is
+ * looked up.
+ */
+export interface PageOptions {
+  ids?: number[] | undefined;
+  after?: number | undefined;
+  keyword?: KeywordLookup | undefined;
+}
+
+/**
  * The list's order for a `sort` parameter. Missing values sort as the largest on both dialects
  * (PostgreSQL's default, so its indexes serve); ties break on the id in the same direction, so one
  * index walk orders the page. A missing outlet is the largest outlet number, as a value, so
@@ -344,11 +366,10 @@ export class MinerRepository {
     f: Filters & { sort?: string | undefined },
     limit: number,
     offset: number,
-    ids?: number[] | undefined,
-    after?: number | undefined,
+    { ids, after, keyword }: PageOptions = {},
   ) {
     const { column, direction, byColumn, byId } = listOrder(f.sort);
-    const { literals, values, shape: filterShape } = splitFilter(f, this.dialect);
+    const { literals, values, shape: filterShape } = splitFilter(f, this.dialect, keyword);
     // Limit and offset are literals: PostgreSQL keeps one generic plan of a prepared statement
     // only when they are known (with either a parameter it assumes a tenth of the table and
     // plans every run anew); each page size and offset is a statement of its own.
@@ -407,6 +428,20 @@ export class MinerRepository {
       this.orderedIdsQuery(undefined, v, literals).limit(sql.lit(1)).offset(sql.lit(position)),
     );
     return row?.miner_id;
+  }
+
+  /**
+   * Every id the filter matches, in the list's order: the miners of a keyword that matches few
+   * (MinerService). No limit, so the planner reads the keyword's index and sorts what it finds; with
+   * one, PostgreSQL's generic plan walks the order's index, and for a single match reads the mine.
+   */
+  async allIds(f: Filters & { sort?: string | undefined }): Promise<number[]> {
+    const { column, direction } = listOrder(f.sort);
+    const { literals, values, shape } = splitFilter(f, this.dialect);
+    const found = await templates.execute(this.db, `all-ids|${column} ${direction}|${shape}`, values, (v) =>
+      this.orderedIdsQuery(f.sort, v, literals),
+    );
+    return found.map((r) => r.miner_id);
   }
 
   /**
@@ -500,10 +535,9 @@ export class MinerRepository {
     f: Filters & { sort?: string | undefined },
     limit: number,
     offset: number,
-    ids?: number[],
-    after?: number,
+    options: PageOptions = {},
   ): Promise<{ items: string; count: number }> {
-    const { shape, values, rows, order } = this.pageParts(f, limit, offset, ids, after);
+    const { shape, values, rows, order } = this.pageParts(f, limit, offset, options);
     const postgres = this.dialect === 'postgres';
     const [row] = await templates.execute(this.db, `json|${shape}`, values, (v) => {
       const page = rows(v).select(sql<number>`count(*)`.as('count'));

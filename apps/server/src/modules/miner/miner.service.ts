@@ -18,7 +18,7 @@ import { type DeviceDeps, notFound } from '../device-access.js';
 import { AccountSwitchRepository } from '../fbox-config/account-switches.repository.js';
 import { hijackedAmong } from '../fbox-config/pool-guard.js';
 import { CountCache } from './count-cache.js';
-import { MinerRepository, snapshotSort } from './miner.repository.js';
+import { keywordIndexed, MinerRepository, snapshotSort } from './miner.repository.js';
 import { PageAnchors } from './page-anchors.js';
 import { SortSnapshots } from './sort-snapshots.js';
 
@@ -86,12 +86,15 @@ export class MinerService {
   private readonly anchors: PageAnchors;
   /** Lists of at least this many miners take a sort no index serves from a snapshot, deep pages from anchors. */
   private readonly snapshotFrom: number;
+  /** A keyword matching at most this many miners is looked up in its index (see `keywordMatches`). */
+  private readonly keywordFew: number;
 
   constructor(
     private readonly deps: DeviceDeps,
-    options: { snapshotFrom?: number; anchorStep?: number } = {},
+    options: { snapshotFrom?: number; anchorStep?: number; keywordFew?: number } = {},
   ) {
     this.snapshotFrom = options.snapshotFrom ?? 5000;
+    this.keywordFew = options.keywordFew ?? 2000;
     this.anchors = new PageAnchors({ step: options.anchorStep });
   }
 
@@ -117,6 +120,20 @@ export class MinerService {
     if (q.pool_hijacked && !(await new AccountSwitchRepository(this.deps.db).poolLocked(areaId)))
       return { items: new JsonText<MinerListItem[]>('[]'), total: 0, page: q.page, limit: q.limit };
     const cached = this.counts.get(areaId, key, now);
+    const matches = await this.keywordMatches(repo, q, key, cached?.total, now);
+    if (matches !== undefined) {
+      // The page's rows are tested again (a miner renamed since): the few rows themselves, not the index.
+      const ids = matches.slice(offset, offset + q.limit);
+      const { items } = await repo.pageJson(q, q.limit, offset, { ids, keyword: 'rows' });
+      return {
+        items: new JsonText<MinerListItem[]>(items),
+        total: matches.length,
+        page: q.page,
+        limit: q.limit,
+      };
+    }
+    // A keyword matching many is found on the way through the list's order (see keywordMatches).
+    const keyword = 'rows' as const;
     // A large list sorted where no index serves takes the page's miners from a sort snapshot.
     const ids =
       cached !== undefined &&
@@ -147,8 +164,8 @@ export class MinerService {
     // The page's items come as JSON built by the database (see JsonText).
     const { items, count } =
       after === undefined
-        ? await repo.pageJson(q, q.limit, offset, ids)
-        : await repo.pageJson(q, q.limit, offset - anchored, undefined, after);
+        ? await repo.pageJson(q, q.limit, offset, { ids, keyword })
+        : await repo.pageJson(q, q.limit, offset - anchored, { after, keyword });
     let total = cached?.total;
     // A cached total that contradicts the page just read is wrong: count again now.
     const consistent = (n: number) => (count === q.limit ? n >= offset + count : n === offset + count);
@@ -160,6 +177,40 @@ export class MinerService {
       this.counts.refresh(areaId, key, () => repo.count(q), this.deps.clock);
     }
     return { items: new JsonText<MinerListItem[]>(items), total, page: q.page, limit: q.limit };
+  }
+
+  /**
+   * All the miners of a list whose keyword (3 characters or more) matches few of them, in the list's
+   * order, found in the keyword's trigram index; undefined for any other list. The list's total,
+   * counted from the same index, tells few (at most `keywordFew`) from many. A walk in the list's
+   * order tests each row it reads and stops at a full page: quick for a keyword matching many, but
+   * for one miner's SN it reads the whole mine (1,000,000 miners: 3–5 s). Looking one SN up in
+   * the index takes 10–16 ms there (its common trigrams, such as a shared prefix's, have long
+   * lists), so the matches are kept as a sort snapshot's order is: the page's rows are read and
+   * tested fresh.
+   */
+  private async keywordMatches(
+    repo: MinerRepository,
+    q: MinerListQuery,
+    key: string,
+    cachedTotal: number | undefined,
+    now: number,
+  ): Promise<number[] | undefined> {
+    if (!keywordIndexed(q.keyword)) return undefined;
+    const total = cachedTotal ?? (await repo.count(q));
+    if (total > this.keywordFew) {
+      if (cachedTotal === undefined) this.counts.set(q.area_id, key, total, now);
+      return undefined;
+    }
+    // Which miners match is kept as a sort snapshot is (5 s fresh, then refreshed in the background).
+    const ids = await this.snapshots.all(
+      q.area_id,
+      `keyword|${q.sort}|${key}`,
+      () => repo.allIds(q),
+      this.deps.clock,
+    );
+    this.counts.set(q.area_id, key, ids.length, now);
+    return ids;
   }
 
   async detail(user: Caller, areaId: number, id: number): Promise<MinerDetail> {

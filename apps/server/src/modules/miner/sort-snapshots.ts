@@ -62,6 +62,25 @@ export class SortSnapshots {
     clock: () => number,
   ): Promise<number[]> {
     const end = offset + limit;
+    return (await this.snapshot(areaId, key, end, compute, clock)).ids.slice(offset, end);
+  }
+
+  /**
+   * Every id of the order `key` of mine `areaId`, from a snapshot: for a short list, which
+   * `compute` gives whole (the miners of a keyword that matches few).
+   */
+  async all(areaId: number, key: string, compute: () => Promise<number[]>, clock: () => number) {
+    return (await this.snapshot(areaId, key, 0, compute, clock)).ids;
+  }
+
+  /** A snapshot of the order that covers its first `end` rows (see `page`). */
+  private async snapshot(
+    areaId: number,
+    key: string,
+    end: number,
+    compute: (rows: number) => Promise<number[]>,
+    clock: () => number,
+  ): Promise<Snapshot> {
     const id = `${areaId}|${key}`;
     const now = clock();
     let entry = this.entries.get(id);
@@ -72,7 +91,7 @@ export class SortSnapshots {
     } else if (age >= this.ttlMs && !entry.refreshing) {
       this.refresh(id, entry, compute, clock);
     }
-    return entry.ids.slice(offset, end);
+    return entry;
   }
 
   private compute(
