@@ -11,14 +11,25 @@ export const PROTOCOL_VERSION = 1;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const controlCharacters = /[\u0000-\u001f\u007f]/g;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const controlCharacter = /[\u0000-\u001f\u007f]/;
+
 const stripControls = (text: string) => text.replace(controlCharacters, '');
 
 /**
  * Text a device reports (SN, worker, pool, fault …), with control characters removed: PostgreSQL
  * cannot store U+0000, and a message carrying one was acknowledged and then dropped (issue 10). The
- * rest of the text is kept, so the message is stored.
+ * rest of the text is kept, so the message is stored; its length is checked after.
+ *
+ * One check does both: as zod's `overwrite` and `max`, two checks on each of a miner's nine texts
+ * took a third of the telemetry check's time (a 500-miner message: 3.2 → 2.2 µs a sample).
  */
-export const deviceText = (max: number) => z.string().overwrite(stripControls).max(max);
+export const deviceText = (max: number) =>
+  z.string().check((ctx) => {
+    if (controlCharacter.test(ctx.value)) ctx.value = stripControls(ctx.value);
+    if (ctx.value.length > max)
+      ctx.issues.push({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: ctx.value });
+  });
 
 export const topics = {
   telemetry: (deviceId: string) => `fbox/${deviceId}/telemetry`,
