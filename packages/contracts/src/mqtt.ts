@@ -11,9 +11,6 @@ export const PROTOCOL_VERSION = 1;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const controlCharacters = /[\u0000-\u001f\u007f]/g;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const controlCharacter = /[\u0000-\u001f\u007f]/;
-
 const stripControls = (text: string) => text.replace(controlCharacters, '');
 
 /**
@@ -22,11 +19,11 @@ const stripControls = (text: string) => text.replace(controlCharacters, '');
  * rest of the text is kept, so the message is stored; its length is checked after.
  *
  * One check does both: as zod's `overwrite` and `max`, two checks on each of a miner's nine texts
- * took a third of the telemetry check's time (a 500-miner message: 3.2 → 2.2 µs a sample).
+ * took about 40 % of the telemetry check's time (a 500-miner message: 4.3–4.6 → 2.4–3.0 µs a sample).
  */
 export const deviceText = (max: number) =>
   z.string().check((ctx) => {
-    if (controlCharacter.test(ctx.value)) ctx.value = stripControls(ctx.value);
+    ctx.value = stripControls(ctx.value);
     if (ctx.value.length > max)
       ctx.issues.push({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: ctx.value });
   });
