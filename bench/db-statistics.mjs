@@ -15,7 +15,7 @@ import { seedMinerArea } from './lib/seed-area.mjs';
 
 const miners = Number(process.env.BENCH_MINERS ?? 100_000);
 const targetMs = 100;
-const tables = ['miner_state', 'miners', 'tank_state', 'tanks', 'fbox_state', 'fboxes'];
+const tables = ['miner_info', 'miners', 'tank_state', 'tanks', 'fbox_state', 'fboxes'];
 
 const dir = mkdtempSync(join(tmpdir(), 'fbox-bench-stats-'));
 const app = await buildBenchApp({ dir });

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
+  minerInfoRow,
+  minerReadingsRow,
   minerSampleColumns,
   minerSampleRow,
-  minerStateColumns,
-  minerStateRow,
   minerStateWrites,
 } from '../apps/server/dist/devices/telemetry-rows.js';
 import { benchPgUrl } from './lib/http-latency.mjs';
@@ -29,21 +29,29 @@ const samplesTarget = boxes * minersPerBox * rounds;
 const args = process.argv.slice(2);
 const pgUrl = benchPgUrl(args);
 
-// The server's own rows and write shape (telemetry-rows.ts): readings to every row; on SQLite the
-// rarely changing settings only to rows where one differs (SQLite rewrites only the indexes a SET
-// names), on PostgreSQL both in one upsert.
-const stateCols = minerStateColumns;
+// The server's own rows and write shape (telemetry-rows.ts): the readings of every miner to
+// `miner_readings`; its settings to `miner_info` only where one differs.
+const { info, readings } = minerStateWrites;
 const sampleCols = minerSampleColumns;
 
-/** A round's `miner_state` row of a miner and its sample row, as the server builds them. */
+/** A round's `miner_info`, `miner_readings` and sample rows of a miner, as the server builds them. */
 const rowsOf = ({ id, fbox_id, area_id, tank_id, b, i }, seq) => {
   const m = miner(b, i, seq);
   const now = Date.now();
   return [
-    minerStateRow(m, { minerId: id, areaId: area_id, fboxId: fbox_id, tankId: tank_id }, now),
+    minerInfoRow(m, { minerId: id, areaId: area_id, fboxId: fbox_id, tankId: tank_id }),
+    minerReadingsRow(m, id, now),
     minerSampleRow(m, id, now),
   ];
 };
+
+/** The upsert of one of `minerStateWrites`, with the values placeholders `values` gives. */
+const upsertText = (write, values, differs) =>
+  `insert into ${write.table} (${write.columns.join(',')}) ${values} on conflict (miner_id) do update set ${write.conflict.update
+    .map((c) => `${c}=excluded.${c}`)
+    .join(
+      ',',
+    )}${write.conflict.onlyChanged ? ` where ${write.conflict.update.map((c) => differs(write.table, c)).join(' or ')}` : ''}`;
 
 /** The bench's miners as the server created them, in publishing order. */
 const minerRows = (list) => {
@@ -62,12 +70,13 @@ const sqliteBaseline = (dir) => {
   db.pragma('foreign_keys = ON');
   db.exec('delete from miner_samples');
   const rows = minerRows(db.prepare('select sn, id, fbox_id, area_id, tank_id from miners').all());
-  const insertState = `insert into miner_state (${stateCols.join(',')}) values (${stateCols.map(() => '?').join(',')}) on conflict (miner_id) do update set`;
-  const upserts = minerStateWrites('sqlite').map(({ update, onlyChanged }) =>
+  const upserts = [info, readings].map((write) =>
     db.prepare(
-      `${insertState} ${update.map((c) => `${c}=excluded.${c}`).join(',')}${
-        onlyChanged ? ` where ${update.map((c) => `miner_state.${c} is not excluded.${c}`).join(' or ')}` : ''
-      }`,
+      upsertText(
+        write,
+        `values (${write.columns.map(() => '?').join(',')})`,
+        (table, c) => `${table}.${c} is not excluded.${c}`,
+      ),
     ),
   );
   const sample = db.prepare(
@@ -77,8 +86,9 @@ const sqliteBaseline = (dir) => {
   for (let r = 0; r < rounds; r++) {
     db.transaction(() => {
       for (const row of rows) {
-        const [state, sampleValues] = rowsOf(row, r + 2);
-        for (const upsert of upserts) upsert.run(...state);
+        const [infoValues, readingValues, sampleValues] = rowsOf(row, r + 2);
+        upserts[0].run(...infoValues);
+        upserts[1].run(...readingValues);
         sample.run(...sampleValues);
       }
     })();
@@ -102,29 +112,38 @@ const postgresBaseline = async (schema) => {
     const byName = new Map(types.map((t) => [t.attname, t.type]));
     return columns.map((c, n) => `$${n + 1}::${byName.get(c)}[]`).join(',');
   };
-  const [{ update }] = minerStateWrites('postgres');
-  const upsert = `insert into miner_state (${stateCols.join(',')}) select * from unnest(${await typesOf('miner_state', stateCols)}) on conflict (miner_id) do update set ${update
-    .map((c) => `${c}=excluded.${c}`)
-    .join(',')}`;
+  const [upsertInfo, upsertReadings] = await Promise.all(
+    [info, readings].map(async (write) =>
+      upsertText(
+        write,
+        `select * from unnest(${await typesOf(write.table, write.columns)})`,
+        (table, c) => `${table}.${c} is distinct from excluded.${c}`,
+      ),
+    ),
+  );
   const insertSamples = `insert into miner_samples (${sampleCols.join(',')}) select * from unnest(${await typesOf('miner_samples', sampleCols)})`;
   const columnsOf = (table, width) => Array.from({ length: width }, (_, c) => table.map((row) => row[c]));
   const t1 = performance.now();
   for (let r = 0; r < rounds; r++) {
     const round = rows.map((row) => rowsOf(row, r + 2));
     await client.query('begin');
-    await client.query({
-      name: 'bench_state',
-      text: upsert,
-      values: columnsOf(
-        round.map(([state]) => state),
-        stateCols.length,
-      ),
-    });
+    for (const [n, write, text] of [
+      [0, info, upsertInfo],
+      [1, readings, upsertReadings],
+    ])
+      await client.query({
+        name: `bench_${write.table}`,
+        text,
+        values: columnsOf(
+          round.map((rows) => rows[n]),
+          write.columns.length,
+        ),
+      });
     await client.query({
       name: 'bench_samples',
       text: insertSamples,
       values: columnsOf(
-        round.map(([, sample]) => sample),
+        round.map(([, , sample]) => sample),
         sampleCols.length,
       ),
     });

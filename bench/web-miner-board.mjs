@@ -357,13 +357,18 @@ try {
       const written = Date.now();
       // Every online miner a new hottest chip, 55–94 °C: across all four bands, most cells change.
       await app.db
-        .updateTable('miner_state')
+        .updateTable('miner_readings')
         .set({
           chip_max_temp: sql`55 + ((miner_id * 37 + ${step * 11}) % 40)`,
           updated_at: Date.now(),
         })
-        .where('area_id', '=', area.id)
-        .where('online', '=', 1)
+        .where('miner_id', 'in', (eb) =>
+          eb
+            .selectFrom('miner_info')
+            .select('miner_id')
+            .where('area_id', '=', area.id)
+            .where('online', '=', 1),
+        )
         .execute();
       writeMs.push(Date.now() - written);
       app.live.publish({ type: 'telemetry', areaId: area.id, fboxIds });

@@ -2,6 +2,7 @@
 // miner's latest state (models, pools, faults and hashrates spread by a fixed pseudo-random series).
 import { sql } from 'kysely';
 import { updateStatistics } from '../../apps/server/dist/db/database.js';
+import { minerReadingColumns } from '../../apps/server/dist/devices/telemetry-rows.js';
 
 /** Seeds the area (owned by `username`) and answers it with its boxes; planner statistics updated. */
 export const seedMinerArea = async (app, { username, minersTotal, perBox }) => {
@@ -87,14 +88,30 @@ export const seedMinerArea = async (app, { username, minersTotal, perBox }) => {
         updated_at: now,
       };
     });
-    await insertChunks('miner_state', states, 500);
+    // A miner's state is two rows (migration 0042): its readings, and the rest.
+    const split = (state, reading) =>
+      Object.fromEntries(
+        Object.entries(state).filter(
+          ([column]) => column === 'miner_id' || minerReadingColumns.includes(column) === reading,
+        ),
+      );
+    await insertChunks(
+      'miner_info',
+      states.map((state) => split(state, false)),
+      500,
+    );
+    await insertChunks(
+      'miner_readings',
+      states.map((state) => split(state, true)),
+      500,
+    );
     made += count;
   }
   // The planner statistics a running server has: PostgreSQL's autovacuum would vacuum and analyze
   // the fresh tables within a minute (done here, so it does not start in the middle of the
   // measurement), the server's `db-statistics` job does it on SQLite (at start and hourly).
   if (app.dbDialect === 'postgres') {
-    await sql`vacuum analyze miners, miner_state, fboxes, fbox_state, tanks, tank_state, areas, users`.execute(
+    await sql`vacuum analyze miners, miner_info, miner_readings, fboxes, fbox_state, tanks, tank_state, areas, users`.execute(
       app.db,
     );
     // The seed's writes flushed now, not by the checkpointer during the first measurement.

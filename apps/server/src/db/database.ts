@@ -522,16 +522,16 @@ export const openDatabase = (config: { databaseUrl: string | undefined; dataDir:
 };
 
 /** Tables whose lists filter and sort in SQL: their index choice depends on the statistics. */
-const analyzedTables = ['miner_state', 'miners', 'tank_state', 'tanks', 'fbox_state', 'fboxes'] as const;
+const analyzedTables = ['miner_info', 'miners', 'tank_state', 'tanks', 'fbox_state', 'fboxes'] as const;
 
 /**
  * Refreshes the planner's statistics of the device tables. SQLite keeps none unless ANALYZE runs;
- * without them it may walk the wrong miner_state index (a list page filtered on status and model
+ * without them it may walk the wrong miner_info index (a list page filtered on status and model
  * took 350 ms instead of 2). The sampled ANALYZE (analysis_limit) misjudged the indexes, and
  * `PRAGMA optimize` would also scan the large history tables, so the tables' indexes are named.
  * PostgreSQL's autovacuum analyzes by itself.
  *
- * A full ANALYZE of a table is one statement that holds the event loop: 1.7 s for miner_state at
+ * A full ANALYZE of a table is one statement that holds the event loop: 1.7 s for miner_info (then miner_state) at
  * 1,000,000 miners. Each index is analyzed on its own instead (the same figures), with a turn of the
  * event loop in between, so requests wait for one index at most (80–120 ms at 1,000,000 miners).
  * With `onlyMissing` (start-up), only indexes without statistics are analyzed (a new database, an

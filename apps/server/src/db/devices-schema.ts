@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated, SelectType } from 'kysely';
 
 /** Row types of the device tables (migration 0002). Readings are -999 when the device sent none. */
 export type FboxKind = 'air' | 'immersion' | 'hydro';
@@ -128,12 +128,19 @@ export interface MinersTable {
   created_at: number;
 }
 
-export interface MinerStateTable {
+/**
+ * `miner_state`, the view of a miner's whole state (`miner_info` joined with `miner_readings`):
+ * read only, so a write to it does not compile.
+ */
+export type MinerStateTable = ViewOf<MinerInfoTable & Omit<MinerReadingsTable, 'miner_id'>>;
+type ViewOf<T> = { [K in keyof T]: ColumnType<SelectType<T[K]>, never, never> };
+
+/** A miner's state but its readings (`0042`): written when a setting changes. */
+export interface MinerInfoTable {
   miner_id: number;
   area_id: number;
   fbox_id: number;
   tank_id: number | null;
-  /** Copied from miners so lists filter and sort on one table. */
   sn: string;
   worker: Generated<string>;
   model: Generated<string>;
@@ -144,17 +151,19 @@ export interface MinerStateTable {
   firmware: Generated<string>;
   outlet: number | null;
   online: Generated<number>;
-  /** 'high' | 'low'. */
   mode: Generated<string>;
-  /** '' when healthy. */
   fault: Generated<string>;
+  hashrate_theoretical: Generated<number>;
+  hashrate_24h: Generated<number>;
+}
+
+/** A miner's latest readings (`0042`): written by every sample. */
+export interface MinerReadingsTable {
+  miner_id: number;
   chip_avg_temp: Generated<number>;
   chip_max_temp: Generated<number>;
-  hashrate_theoretical: Generated<number>;
   hashrate_realtime: Generated<number>;
   hashrate_avg: Generated<number>;
-  /** Average of the 1-hour rollups of the last 24 h, refreshed by the hourly rollup job. */
-  hashrate_24h: Generated<number>;
   power_w: Generated<number>;
   uptime_s: Generated<number>;
   updated_at: number;
@@ -241,7 +250,10 @@ export interface DevicesDB {
   tanks: TanksTable;
   tank_state: TankStateTable;
   miners: MinersTable;
+  /** A view: `miner_info` joined with `miner_readings`. Read it; write the two tables. */
   miner_state: MinerStateTable;
+  miner_info: MinerInfoTable;
+  miner_readings: MinerReadingsTable;
   miner_samples: MinerSamplesTable;
   fbox_samples: FboxSamplesTable;
   tank_samples: TankSamplesTable;

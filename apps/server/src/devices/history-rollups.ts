@@ -182,8 +182,8 @@ export const rollupHours = async (
       });
   }
   // 24-hour hashrate = mean of the last 24 hourly averages; miners without any keep their value.
-  await inIdRanges(db, 'miner_state', 'miner_id', perStatement, (lo, hi) =>
-    sql`update miner_state set hashrate_24h = coalesce((select avg(h.hashrate_avg) from miner_samples_1h h where h.miner_id = miner_state.miner_id and h.bucket_ts >= ${now - day} and h.hashrate_avg <> -999), hashrate_24h) where miner_id >= ${lo} and miner_id < ${hi}`.execute(
+  await inIdRanges(db, 'miner_info', 'miner_id', perStatement, (lo, hi) =>
+    sql`update miner_info set hashrate_24h = coalesce((select avg(h.hashrate_avg) from miner_samples_1h h where h.miner_id = miner_info.miner_id and h.bucket_ts >= ${now - day} and h.hashrate_avg <> -999), hashrate_24h) where miner_id >= ${lo} and miner_id < ${hi}`.execute(
       db,
     ),
   );

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /** Online/offline flags of FBOXes and of what hangs on them (`fbox_state`, `tank_state`, `miner_state`). */
@@ -26,9 +26,20 @@ export class StatusRepository {
         .where('online', '=', 1)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
+      const going = (eb: ExpressionBuilder<DB, 'miner_readings'>) =>
+        eb(
+          'miner_id',
+          'in',
+          eb
+            .selectFrom('miner_info')
+            .select('miner_id')
+            .where('fbox_id', '=', fboxId)
+            .where('online', '=', 1),
+        );
+      await trx.updateTable('miner_readings').set({ updated_at: now }).where(going).execute();
       await trx
-        .updateTable('miner_state')
-        .set({ online: 0, updated_at: now })
+        .updateTable('miner_info')
+        .set({ online: 0 })
         .where('fbox_id', '=', fboxId)
         .where('online', '=', 1)
         .execute();

@@ -1,8 +1,11 @@
 import type { MinerTelemetry, TankTelemetry, TelemetryMessage } from '@fbox/contracts';
-import type { Dialect } from '../db/database.js';
 
-/** Column lists of the bulk writes; the row builders below return values in this order. */
-export const minerStateColumns = [
+/**
+ * Column lists of the bulk writes; the row builders below return values in this order. A miner's
+ * state is two rows (`0042`): its readings, which every sample writes, and the rest, written when
+ * a setting changes.
+ */
+export const minerInfoColumns = [
   'miner_id',
   'area_id',
   'fbox_id',
@@ -19,62 +22,48 @@ export const minerStateColumns = [
   'online',
   'mode',
   'fault',
+  'hashrate_theoretical',
+  'hashrate_24h',
+] as const;
+
+export const minerReadingColumns = [
+  'miner_id',
   'chip_avg_temp',
   'chip_max_temp',
-  'hashrate_theoretical',
   'hashrate_realtime',
   'hashrate_avg',
-  'hashrate_24h',
   'power_w',
   'uptime_s',
   'updated_at',
 ] as const;
 
 /**
- * What a sample updates in a stored `miner_state` row, in two parts. Area, box and SN never change
- * for a miner row; hashrate_24h is written on insert (a first estimate) and then only by the hourly
- * rollup; neither part writes them.
- * - `readings` change with every sample and are always written.
- * - `settings`, the other columns (where the miner sits, what it is, how it is set up, whether it
- *   is online), rarely change.
+ * The columns of `miner_info` a sample sets on a stored row: where the miner sits, what it is, how
+ * it is set up, whether it is online. Area, box and SN never change for a miner row; hashrate_24h
+ * is written on insert (a first estimate) and then only by the hourly rollup.
  */
-export const minerStateReadings: readonly string[] = [
-  'chip_avg_temp',
-  'chip_max_temp',
-  'hashrate_realtime',
-  'hashrate_avg',
-  'power_w',
-  'uptime_s',
-  'updated_at',
-];
-const fixedOnUpdate = new Set([
-  'miner_id',
-  'area_id',
-  'fbox_id',
-  'sn',
-  'hashrate_24h',
-  ...minerStateReadings,
-]);
-export const minerStateSettings: readonly string[] = minerStateColumns.filter((c) => !fixedOnUpdate.has(c));
+export const minerSettings: readonly string[] = minerInfoColumns.filter(
+  (c) => !['miner_id', 'area_id', 'fbox_id', 'sn', 'hashrate_24h'].includes(c),
+);
 
 /**
- * The upserts that write a batch's `miner_state` rows. SQLite rewrites an index on update only
- * when the SET names one of its columns: the readings go to every row, the settings in a second
- * upsert only to the rows where one differs, so a sample leaves the indexes of the list's filters
- * and sorts on settings alone. PostgreSQL decides by value: no index of miner_state holds a
- * reading there (`0038`), so an update whose settings are unchanged writes no index (a HOT update)
- * however the SET is written, and one upsert of both parts is enough.
+ * The upserts that write a batch's miner state: the readings of every miner, and its settings
+ * only where one differs from what is stored, so a sample whose settings stayed writes neither
+ * `miner_info`'s row nor its indexes (on PostgreSQL no new row version either). SQLite also skips
+ * the rows whose settings this process last wrote (`TelemetryWriter.settingsWritten`).
  */
-export const minerStateWrites = (dialect: Dialect) => {
-  const upsert = (update: readonly string[], onlyChanged = false) => ({
-    columns: ['miner_id'],
-    update,
-    onlyChanged,
-  });
-  return dialect === 'postgres'
-    ? [upsert([...minerStateReadings, ...minerStateSettings])]
-    : [upsert(minerStateReadings), upsert(minerStateSettings, true)];
-};
+export const minerStateWrites = {
+  readings: {
+    table: 'miner_readings',
+    columns: minerReadingColumns,
+    conflict: { columns: ['miner_id'], update: minerReadingColumns.slice(1) },
+  },
+  info: {
+    table: 'miner_info',
+    columns: minerInfoColumns,
+    conflict: { columns: ['miner_id'], update: minerSettings, onlyChanged: true },
+  },
+} as const;
 
 export const minerSampleColumns = [
   'miner_id',
@@ -125,7 +114,7 @@ export interface Placement {
   tankId: number | null;
 }
 
-export const minerStateRow = (m: MinerTelemetry, p: Placement, now: number): unknown[] => [
+export const minerInfoRow = (m: MinerTelemetry, p: Placement): unknown[] => [
   p.minerId,
   p.areaId,
   p.fboxId,
@@ -142,21 +131,25 @@ export const minerStateRow = (m: MinerTelemetry, p: Placement, now: number): unk
   m.online ? 1 : 0,
   m.mode,
   m.fault,
+  m.hashrate_theoretical,
+  m.hashrate_avg,
+];
+
+export const minerReadingsRow = (m: MinerTelemetry, minerId: number, now: number): unknown[] => [
+  minerId,
   m.chip_avg_temp,
   m.chip_max_temp,
-  m.hashrate_theoretical,
   m.hashrate_realtime,
-  m.hashrate_avg,
   m.hashrate_avg,
   m.power_w,
   m.uptime_s,
   now,
 ];
 
-const settingIndexes = minerStateSettings.map((c) => (minerStateColumns as readonly string[]).indexOf(c));
+const settingIndexes = minerSettings.map((c) => (minerInfoColumns as readonly string[]).indexOf(c));
 
 /**
- * A fingerprint of a `miner_state` row's settings (two 32-bit FNV-1a hashes of their text, folded
+ * A fingerprint of a `miner_info` row's settings (two 32-bit FNV-1a hashes of their text, folded
  * into one safe integer): equal settings give equal fingerprints, and two different settings the
  * same one about once in 2^52.
  */

@@ -10,11 +10,11 @@ import {
   fboxSampleColumns,
   hashrateTotal,
   meterEnergy,
+  minerInfoRow,
+  minerReadingsRow,
   minerSampleColumns,
   minerSampleRow,
   minerSettingsKey,
-  minerStateColumns,
-  minerStateRow,
   minerStateWrites,
   tankSampleColumns,
   tankSampleRow,
@@ -88,13 +88,15 @@ export class TelemetryWriter implements TelemetryStore {
   private readonly tanks = new Map<string, number>();
   private readonly miners = new Map<string, MinerRef>();
   /**
-   * SQLite: the fingerprint of the settings this process last committed to each miner's state row
-   * (`minerSettingsKey`), so a sample whose settings are the same skips the settings upsert, which
-   * costs a lookup and a comparison a row even when it changes nothing (closed-loop ingest, 4 runs
-   * interleaved: 36,000–37,800 → 40,200–41,800 samples/s; a batch 25 → 22 ms).
-   * SQLite has one process, and the only other change to these columns while a box reports is its
-   * going offline (`online = 0` on its miners): the box then comes back online in a batch, and its
-   * miners are written in full. A failed batch (a deleted tank or miner) forgets them all (`reset`).
+   * SQLite: the fingerprint of the settings this process last committed to each miner's
+   * `miner_info` row (`minerSettingsKey`), so a sample whose settings are the same skips the
+   * settings upsert, which costs a lookup and a comparison a row even when it changes nothing
+   * (closed-loop ingest, 4 runs interleaved: 36,000–37,800 → 40,200–41,800 samples/s; a batch
+   * 25 → 22 ms). SQLite has one process, and the only other change to these columns while a box
+   * reports is its going offline (`online = 0` on its miners): the box then comes back online in a
+   * batch, and its miners are written in full. A failed batch (a deleted tank or miner) forgets
+   * them all (`reset`). PostgreSQL may have several processes writing: there the upsert's own
+   * comparison (`onlyChanged`) skips the unchanged rows.
    */
   private readonly settingsWritten = new Map<number, number>();
   private readonly batchWrites: BatchWrite[] = [];
@@ -242,7 +244,8 @@ export class TelemetryWriter implements TelemetryStore {
   ): Promise<number> {
     const tankState = new Map<number, unknown[]>();
     const tankSamples: unknown[][] = [];
-    const minerState = new Map<number, unknown[]>();
+    const minerInfo = new Map<number, unknown[]>();
+    const minerReadings = new Map<number, unknown[]>();
     const minerSamples: unknown[][] = [];
     for (const q of applied) {
       const { fbox, msg } = q;
@@ -268,7 +271,8 @@ export class TelemetryWriter implements TelemetryStore {
           newMiners.set(`${fbox.id}:${m.sn}`, { id: ref.id, tankId });
         }
         const placement = { minerId: ref.id, areaId: fbox.area_id, fboxId: fbox.id, tankId };
-        minerState.set(ref.id, minerStateRow(m, placement, now));
+        minerInfo.set(ref.id, minerInfoRow(m, placement));
+        minerReadings.set(ref.id, minerReadingsRow(m, ref.id, now));
       }
     }
     await bulkInsert(trx, this.dialect, 'tank_state', tankStateColumns, [...tankState.values()], {
@@ -276,12 +280,24 @@ export class TelemetryWriter implements TelemetryStore {
       update: tankStateUpdate,
     });
     await bulkInsert(trx, this.dialect, 'tank_samples', tankSampleColumns, tankSamples);
-    const minerRows = [...minerState.values()];
-    for (const conflict of minerStateWrites(this.dialect)) {
-      // The settings-only upsert (SQLite) skips the rows whose settings this process already wrote.
-      const rows = conflict.onlyChanged ? this.changedSettings(minerRows, settings) : minerRows;
-      await bulkInsert(trx, this.dialect, 'miner_state', minerStateColumns, rows, conflict);
-    }
+    const { info, readings } = minerStateWrites;
+    const infoRows = [...minerInfo.values()];
+    await bulkInsert(
+      trx,
+      this.dialect,
+      info.table,
+      info.columns,
+      this.dialect === 'sqlite' ? this.changedSettings(infoRows, settings) : infoRows,
+      info.conflict,
+    );
+    await bulkInsert(
+      trx,
+      this.dialect,
+      readings.table,
+      readings.columns,
+      [...minerReadings.values()],
+      readings.conflict,
+    );
     await bulkInsert(trx, this.dialect, 'miner_samples', minerSampleColumns, minerSamples);
     return minerSamples.length;
   }

@@ -151,7 +151,7 @@ describeDb('MQTT ingest', () => {
         await settle(1);
         const before = await minerRow();
         // The box went offline meanwhile (its miners with it), as the status service marks it.
-        await t.app.db.updateTable('miner_state').set({ online: 0 }).execute();
+        await t.app.db.updateTable('miner_info').set({ online: 0 }).execute();
 
         const changed = telemetry({ seq: 2, ts: t.clock.ms - 1000, miners: 1, tanks: 2 });
         Object.assign(changed.miners[0]!, {

@@ -259,7 +259,7 @@ describeDb('jobs', () => {
     expect(hoursTogether.hours.length).toBeGreaterThanOrEqual(5);
     expect(hoursTogether.day.map((m) => m.hashrate_24h)).toEqual([101.5, 111.5, 121.5, 131.5, 141.5]);
     await app.db.deleteFrom('miner_samples_1h').execute();
-    await app.db.updateTable('miner_state').set({ hashrate_24h: 0 }).execute();
+    await app.db.updateTable('miner_info').set({ hashrate_24h: 0 }).execute();
     await rollupHours(app.db, later, 30 * 24 * hour, [], 2);
     expect(await readHours()).toEqual(hoursTogether);
     await app.close();

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { bulkInsert } from '../db/bulk.js';
-import { minerSampleColumns, minerStateColumns } from '../devices/telemetry-rows.js';
+import { minerInfoColumns, minerReadingColumns, minerSampleColumns } from '../devices/telemetry-rows.js';
 
 /**
  * `npm run seed:bench -- --miners 100000 [--per-box 500] [--samples 6]`: an area with that many
@@ -75,13 +75,14 @@ for (let box = 1; made < total; box++) {
     .select(['id', 'sn', 'tank_id'])
     .where('fbox_id', '=', fbox.id)
     .execute();
-  const state: unknown[][] = [];
+  const info: unknown[][] = [];
+  const readings: unknown[][] = [];
   const samples: unknown[][] = [];
   for (const [i, m] of miners.entries()) {
     const [model, brand, th, watts] = models[i % models.length]!;
     const online = i % 50 !== 0;
     const hashrate = online ? th * (0.9 + ((i * 7919) % 200) / 1000) : 0;
-    state.push([
+    info.push([
       m.id,
       area.id,
       fbox.id,
@@ -98,10 +99,13 @@ for (let box = 1; made < total; box++) {
       online ? 1 : 0,
       i % 3 === 0 ? 'low' : 'high',
       i % 97 === 0 ? 'fan' : '',
-      60 + (i % 10),
-      70 + (i % 12),
       th,
       hashrate,
+    ]);
+    readings.push([
+      m.id,
+      60 + (i % 10),
+      70 + (i % 12),
       hashrate,
       hashrate,
       online ? watts : 0,
@@ -120,7 +124,8 @@ for (let box = 1; made < total; box++) {
     }
   }
   await app.db.transaction().execute(async (trx) => {
-    await bulkInsert(trx, app.dbDialect, 'miner_state', minerStateColumns, state);
+    await bulkInsert(trx, app.dbDialect, 'miner_info', minerInfoColumns, info);
+    await bulkInsert(trx, app.dbDialect, 'miner_readings', minerReadingColumns, readings);
     await bulkInsert(trx, app.dbDialect, 'miner_samples', minerSampleColumns, samples);
   });
   made += count;

@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { Insertable, Updateable } from 'kysely';
-import type { FboxKind, FboxStateTable, MinerStateTable, TankStateTable } from '../db/schema.js';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type {
+  DB,
+  FboxKind,
+  FboxStateTable,
+  MinerInfoTable,
+  MinerReadingsTable,
+  TankStateTable,
+} from '../db/schema.js';
+import { minerReadingColumns } from '../devices/telemetry-rows.js';
 
 /** Device rows for HTTP tests: FBOXes, tanks and miners with their latest state, written directly. */
 
@@ -54,9 +62,51 @@ export const createTank = async (
   return id;
 };
 
-export type MinerSeed = Partial<Omit<Insertable<MinerStateTable>, 'miner_id' | 'area_id' | 'fbox_id'>> & {
-  sn: string;
+/** A miner's state as the `miner_state` view shows it: `miner_info`'s columns and the readings. */
+export type MinerStateValues = Partial<
+  Omit<Insertable<MinerInfoTable>, 'miner_id'> & Omit<Insertable<MinerReadingsTable>, 'miner_id'>
+>;
+
+export type MinerSeed = Omit<MinerStateValues, 'area_id' | 'fbox_id'> & { sn: string };
+
+const readingColumns = new Set<string>(minerReadingColumns.filter((c) => c !== 'miner_id'));
+
+/** Splits state values into the columns of `miner_info` and those of `miner_readings`. */
+const splitState = (values: MinerStateValues) => {
+  const info: Record<string, unknown> = {};
+  const readings: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(values)) {
+    if (value !== undefined) (readingColumns.has(column) ? readings : info)[column] = value;
+  }
+  return { info: info as Updateable<MinerInfoTable>, readings: readings as Updateable<MinerReadingsTable> };
 };
+
+/**
+ * Sets state columns of some miners (all of them without `ids`), each in its table: what a test
+ * would write to `miner_state` if the view took writes.
+ */
+export const setMinerState = async (
+  db: Kysely<DB>,
+  values: MinerStateValues,
+  ids?: number | readonly number[],
+) => {
+  const { info, readings } = splitState(values);
+  const list = ids === undefined ? undefined : typeof ids === 'number' ? [ids] : [...ids];
+  if (Object.keys(info).length > 0) {
+    let query = db.updateTable('miner_info').set(info);
+    if (list) query = query.where('miner_id', 'in', list);
+    await query.execute();
+  }
+  if (Object.keys(readings).length > 0) {
+    let query = db.updateTable('miner_readings').set(readings);
+    if (list) query = query.where('miner_id', 'in', list);
+    await query.execute();
+  }
+};
+
+/** The ids of a box's miners. */
+export const minerIdsOf = async (db: Kysely<DB>, fboxId: number): Promise<number[]> =>
+  (await db.selectFrom('miners').select('id').where('fbox_id', '=', fboxId).execute()).map((r) => r.id);
 
 /** Defaults of every state column: multi-row inserts on SQLite cannot fall back to column defaults. */
 const minerDefaults = {
@@ -105,18 +155,24 @@ export const createMiners = async (
       .returning('id')
       .execute();
     const chunkIds = rows.map((r) => r.id);
+    const states = chunk.map((m) =>
+      splitState({
+        ...minerDefaults,
+        updated_at: now,
+        ...m,
+        area_id: fbox.areaId,
+        fbox_id: fbox.id,
+        tank_id: m.tank_id ?? null,
+      }),
+    );
     await app.db
-      .insertInto('miner_state')
+      .insertInto('miner_info')
+      .values(states.map((s, j) => ({ ...(s.info as Insertable<MinerInfoTable>), miner_id: chunkIds[j]! })))
+      .execute();
+    await app.db
+      .insertInto('miner_readings')
       .values(
-        chunk.map((m, j) => ({
-          ...minerDefaults,
-          updated_at: now,
-          ...m,
-          miner_id: chunkIds[j]!,
-          area_id: fbox.areaId,
-          fbox_id: fbox.id,
-          tank_id: m.tank_id ?? null,
-        })),
+        states.map((s, j) => ({ ...(s.readings as Insertable<MinerReadingsTable>), miner_id: chunkIds[j]! })),
       )
       .execute();
     ids.push(...chunkIds);

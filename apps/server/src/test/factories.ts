@@ -176,7 +176,7 @@ export const createMiner = async (
     .returning('id')
     .executeTakeFirstOrThrow();
   await app.db
-    .insertInto('miner_state')
+    .insertInto('miner_info')
     .values({
       miner_id: row.id,
       area_id: fbox.area_id,
@@ -185,8 +185,8 @@ export const createMiner = async (
       sn,
       model: options.model ?? 'S19 Pro',
       online: options.online ? 1 : 0,
-      updated_at: now,
     })
     .execute();
+  await app.db.insertInto('miner_readings').values({ miner_id: row.id, updated_at: now }).execute();
   return { id: row.id, sn };
 };

@@ -225,7 +225,7 @@ describeDb('alert rules on telemetry', () => {
   it('fires offline alerts of a box whose offline mark no listener heard (a process that died)', async () => {
     await send();
     await t.app.db.updateTable('fbox_state').set({ online: 0 }).where('fbox_id', '=', fbox.id).execute();
-    await t.app.db.updateTable('miner_state').set({ online: 0 }).where('fbox_id', '=', fbox.id).execute();
+    await t.app.db.updateTable('miner_info').set({ online: 0 }).where('fbox_id', '=', fbox.id).execute();
     await t.app.jobs.tick();
     t.clock.advance(300 * s);
     await t.app.jobs.tick();

@@ -201,7 +201,7 @@ describeDb('boards (fbox.board)', () => {
     // Box A goes to another mine: the board no longer covers it, and shows nothing of it.
     await t.app.db.updateTable('fboxes').set({ area_id: otherAreaId }).where('id', '=', boxA.id).execute();
     await t.app.db
-      .updateTable('miner_state')
+      .updateTable('miner_info')
       .set({ area_id: otherAreaId })
       .where('fbox_id', '=', boxA.id)
       .execute();

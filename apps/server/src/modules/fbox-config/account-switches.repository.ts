@@ -21,7 +21,7 @@ export class AccountSwitchRepository {
     return this.db
       .selectFrom('miners')
       .innerJoin('areas', 'areas.id', 'miners.area_id')
-      .leftJoin('miner_state', 'miner_state.miner_id', 'miners.id')
+      .leftJoin('miner_info as miner_state', 'miner_state.miner_id', 'miners.id')
       .select([
         'miners.id',
         'miners.area_id',

@@ -167,12 +167,12 @@ describeDb('account switches: Auto Overclock and Lock Pool', () => {
     it('flags and filters miners reporting another pool or worker while locked', async () => {
       await setInfo({ pool_config_status: 'on' });
       await t.app.db
-        .updateTable('miner_state')
+        .updateTable('miner_info')
         .set({ pool_address: 'stratum+tcp://evil.example.com:3333' })
         .where('miner_id', '=', ownMiners[0]!)
         .execute();
       await t.app.db
-        .updateTable('miner_state')
+        .updateTable('miner_info')
         .set({ worker: 'thief.1' })
         .where('miner_id', '=', ownMiners[2]!)
         .execute();

@@ -271,6 +271,6 @@ export class FboxRepository {
     await this.db.updateTable('tanks').set({ area_id: toAreaId }).where('fbox_id', '=', id).execute();
     await this.db.updateTable('tank_state').set({ area_id: toAreaId }).where('fbox_id', '=', id).execute();
     await this.db.updateTable('miners').set({ area_id: toAreaId }).where('fbox_id', '=', id).execute();
-    await this.db.updateTable('miner_state').set({ area_id: toAreaId }).where('fbox_id', '=', id).execute();
+    await this.db.updateTable('miner_info').set({ area_id: toAreaId }).where('fbox_id', '=', id).execute();
   }
 }

@@ -193,7 +193,7 @@ export class LogExportRepository {
     let q = this.db
       .selectFrom('log_export_miners as m')
       .leftJoin('fboxes', 'fboxes.id', 'm.fbox_id')
-      .leftJoin('miner_state', 'miner_state.miner_id', 'm.miner_id')
+      .leftJoin('miner_info as miner_state', 'miner_state.miner_id', 'm.miner_id')
       .where('m.export_id', '=', exportId);
     if (state) q = q.where('m.state', '=', state);
     const [items, count] = await Promise.all([

@@ -84,7 +84,7 @@ export class MessageRepository {
       .selectFrom('commands')
       .innerJoin('fboxes', 'fboxes.id', 'commands.fbox_id')
       .leftJoin('miners', 'miners.id', 'commands.miner_id')
-      .leftJoin('miner_state', 'miner_state.miner_id', 'commands.miner_id')
+      .leftJoin('miner_info as miner_state', 'miner_state.miner_id', 'commands.miner_id')
       .leftJoin('tanks', 'tanks.id', 'commands.tank_id')
       .innerJoin('areas', 'areas.id', 'commands.area_id')
       .select([

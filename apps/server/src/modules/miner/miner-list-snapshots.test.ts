@@ -63,7 +63,7 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
   };
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
   const setPower = (id: number, power: number) =>
-    t.app.db.updateTable('miner_state').set({ power_w: power }).where('miner_id', '=', id).execute();
+    t.app.db.updateTable('miner_readings').set({ power_w: power }).where('miner_id', '=', id).execute();
 
   const sorts = [
     'power_w',
@@ -120,7 +120,7 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
     const before = await list(query);
     const online = (await list({ status: 'online', page: '1', limit: '4' }, exact)).ids;
     await t.app.db
-      .updateTable('miner_state')
+      .updateTable('miner_info')
       .set({ online: 0 })
       .where('miner_id', 'in', online.slice(0, 2))
       .execute();
@@ -149,7 +149,7 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
 
   it('serves filtered pages from snapshots of the filter, without a miner that has left it', async () => {
     await t.app.db
-      .updateTable('miner_state')
+      .updateTable('miner_info')
       .set({ model: 'S21' })
       .where('miner_id', 'in', ids.slice(0, 25))
       .execute();
@@ -168,7 +168,7 @@ describeDb('miner list sorted from snapshots (fbox.miner/index)', () => {
     const query = { status: 'online', sort: '-power_w', page: '1', limit: '5' };
     const first = await list(query);
     await t.app.db
-      .updateTable('miner_state')
+      .updateTable('miner_info')
       .set({ online: 0 })
       .where('miner_id', '=', first.ids[0]!)
       .execute();

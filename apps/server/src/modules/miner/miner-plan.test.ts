@@ -2,21 +2,25 @@ import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { bulkInsert } from '../../db/bulk.js';
 import { updateStatistics } from '../../db/database.js';
-import { minerStateColumns, minerStateReadings, minerStateWrites } from '../../devices/telemetry-rows.js';
+import { minerInfoColumns, minerReadingColumns, minerStateWrites } from '../../devices/telemetry-rows.js';
 import { buildTestApp, describeDb, type TestApp, testDbKind } from '../../test/build-test-app.js';
 import { createFbox, createMiners } from '../../test/device-factories.js';
 import { createArea, createMaster } from '../../test/factories.js';
 import { noOutlet } from './miner-order.js';
 import { minerSortColumns } from './miner-sort.migration.js';
 
+/** The readings a sample brings (`miner_readings`, `0042`). */
+const readings = minerReadingColumns.filter((c) => c !== 'miner_id' && c !== 'updated_at');
+
 describeDb('miner list indexes', () => {
   let t: TestApp;
   afterEach(() => t.close());
 
   /**
-   * SQLite rewrites an index on update when the SET names one of its columns: with no reading in
-   * any index of miner_state, a sample's readings upsert writes the row alone (`0039`). A page
-   * filtered on status and model still searches an index of a setting, in the list's order.
+   * SQLite rewrites an index on update when the SET names one of its columns: the readings have a
+   * table of their own with no index but its primary key (`0042`; none was indexed since `0039`),
+   * so a sample's readings upsert writes a narrow row alone. A page filtered on status and model
+   * still searches an index of a setting (`miner_info`), in the list's order.
    */
   it.runIf(testDbKind === 'sqlite')(
     'indexes no reading, and serves status + model from an index of a setting',
@@ -35,15 +39,17 @@ describeDb('miner list indexes', () => {
           hashrate_realtime: 100 + (i % 4) * 30 + (i % 7),
         })),
       );
-      const indexes = await sql<{ name: string }>`select name from sqlite_master
-        where type = 'index' and tbl_name = 'miner_state'`.execute(t.app.db);
-      expect(indexes.rows.length).toBeGreaterThan(5);
-      for (const { name } of indexes.rows) {
-        const columns = await sql<{
-          name: string | null;
-        }>`select name from pragma_index_info(${name})`.execute(t.app.db);
-        for (const column of columns.rows) expect(minerStateReadings, name).not.toContain(column.name);
-      }
+      const indexesOf = async (table: string) =>
+        (
+          await sql<{ name: string }>`select name from sqlite_master
+            where type = 'index' and tbl_name = ${table}`.execute(t.app.db)
+        ).rows;
+      expect((await indexesOf('miner_info')).length).toBeGreaterThan(5);
+      expect(await indexesOf('miner_readings')).toEqual([]);
+      const infoColumns = await sql<{
+        name: string;
+      }>`select name from pragma_table_info('miner_info')`.execute(t.app.db);
+      for (const reading of readings) expect(infoColumns.rows.map((c) => c.name)).not.toContain(reading);
       await updateStatistics(t.app.db, t.app.dbDialect);
       const query = sql`select miner_id from miner_state where area_id = ${areaId} and online = ${1} and model = ${'S19 Pro'} order by miner_id desc limit 50`;
       const plan = (await sql<{ detail: string }>`explain query plan ${query}`.execute(t.app.db)).rows
@@ -55,8 +61,9 @@ describeDb('miner list indexes', () => {
   );
 
   /**
-   * PostgreSQL writes every index of a row again when an indexed column changes: with no reading in
-   * any index of miner_state, a sample that leaves the settings alone is a heap-only (HOT) update.
+   * PostgreSQL writes a new version of a row on update, and every index again unless the update is
+   * heap-only (HOT): a sample's readings go to `miner_readings`, indexed by its primary key alone,
+   * as HOT updates; its settings, unchanged, write no version of the `miner_info` row at all.
    * Checked on ingest's own upserts, in one transaction so its statistics can be read at once.
    */
   it.runIf(testDbKind === 'postgres')(
@@ -69,41 +76,51 @@ describeDb('miner list indexes', () => {
         await createFbox(t.app, areaId),
         Array.from({ length: 40 }, (_, i) => ({ sn: `SN${i}`, model: 'S21', online: 1 })),
       );
-      const indexed = await sql<{ indexdef: string }>`select indexdef from pg_indexes
-        where tablename = 'miner_state' and schemaname = current_schema()`.execute(t.app.db);
-      const definitions = indexed.rows.map((r) => r.indexdef).join('\n');
-      for (const reading of minerStateReadings) expect(definitions).not.toContain(reading);
+      const indexed = await sql<{ indexname: string }>`select indexname from pg_indexes
+        where tablename = 'miner_readings' and schemaname = current_schema()`.execute(t.app.db);
+      expect(indexed.rows.map((r) => r.indexname)).toEqual(['miner_readings_pkey']);
       const [{ fillfactor }] = (
         await sql<{ fillfactor: string }>`select (
           select option_value from pg_options_to_table(reloptions) where option_name = 'fillfactor'
-        ) as fillfactor from pg_class where oid = 'miner_state'::regclass`.execute(t.app.db)
+        ) as fillfactor from pg_class where oid = 'miner_readings'::regclass`.execute(t.app.db)
       ).rows as [{ fillfactor: string }];
       expect(fillfactor).toBe('70');
 
       const stored = await t.app.db.selectFrom('miner_state').selectAll().orderBy('miner_id').execute();
-      const rows = stored.map((row, i) =>
-        minerStateColumns.map((column) =>
-          column === 'hashrate_realtime'
-            ? 150 + i
-            : column === 'chip_max_temp'
-              ? 70 + (i % 5)
-              : column === 'updated_at'
-                ? row.updated_at + 30_000
-                : row[column as keyof typeof row],
-        ),
-      );
+      const rowsOf = (columns: readonly string[]) =>
+        stored.map((row, i) =>
+          columns.map((column) =>
+            column === 'hashrate_realtime'
+              ? 150 + i
+              : column === 'chip_max_temp'
+                ? 70 + (i % 5)
+                : column === 'updated_at'
+                  ? row.updated_at + 30_000
+                  : row[column as keyof typeof row],
+          ),
+        );
+      const { info, readings: readingsWrite } = minerStateWrites;
       const counts = await t.app.db.transaction().execute(async (trx) => {
-        for (const conflict of minerStateWrites('postgres'))
-          await bulkInsert(trx, 'postgres', 'miner_state', minerStateColumns, rows, conflict);
+        await bulkInsert(trx, 'postgres', info.table, info.columns, rowsOf(minerInfoColumns), info.conflict);
+        await bulkInsert(
+          trx,
+          'postgres',
+          readingsWrite.table,
+          readingsWrite.columns,
+          rowsOf(minerReadingColumns),
+          readingsWrite.conflict,
+        );
         return (
-          await sql<{ updated: string; hot: string }>`select
-            pg_stat_get_xact_tuples_updated('miner_state'::regclass) as updated,
-            pg_stat_get_xact_tuples_hot_updated('miner_state'::regclass) as hot`.execute(trx)
+          await sql<{ updated: string; hot: string; info: string }>`select
+            pg_stat_get_xact_tuples_updated('miner_readings'::regclass) as updated,
+            pg_stat_get_xact_tuples_hot_updated('miner_readings'::regclass) as hot,
+            pg_stat_get_xact_tuples_updated('miner_info'::regclass) as info`.execute(trx)
         ).rows[0]!;
       });
+      expect(Number(counts.info)).toBe(0);
       // HOT needs room on the row's page for its next version: fresh pages filled to 70 % hold it for
-      // about half these rows (19 of 40 here); later, pruning reclaims the dead versions. With a
-      // reading indexed, none is HOT.
+      // about half these rows on a table of wide rows, all 40 here; later, pruning reclaims the dead
+      // versions. With a reading indexed, none is HOT.
       expect(Number(counts.updated)).toBe(40);
       expect(Number(counts.hot)).toBeGreaterThanOrEqual(10);
     },
@@ -141,7 +158,7 @@ describeDb('miner list indexes', () => {
       for (const column of ordered)
         for (const direction of ['asc', 'desc'] as const)
           expect(`${column} ${direction}: ${await planOf(column, direction)}`).not.toContain('TEMP B-TREE');
-      for (const column of minerStateReadings)
+      for (const column of readings)
         expect(`${column}: ${await planOf(column, 'desc')}`).toContain('miner_state_area_miner');
       // By box: the boxes in name order, each box's miners sorted by id (never the whole mine).
       const byBox = sql`select m.miner_id from miner_state m join fboxes f on f.id = m.fbox_id
@@ -162,12 +179,12 @@ describeDb('miner list indexes', () => {
         sql`select miner_id, power_w from miner_state where area_id = ${areaId} and miner_id > ${0} order by miner_id limit 4096`,
       );
       expect(chunkPlan).not.toContain('TEMP B-TREE');
-      expect(chunkPlan).not.toMatch(/SCAN miner_state(?! USING)/);
+      expect(chunkPlan).not.toMatch(/SCAN miner_info(?! USING)/);
       const snapshotPage = await explain(
         sql`select miner_id from miner_state where area_id = ${areaId} and miner_id in (select value from json_each(${'[5,3,9]'}))`,
       );
-      expect(snapshotPage).toMatch(/SEARCH miner_state USING .*miner_id=\?\)/);
-      expect(snapshotPage).not.toMatch(/SCAN miner_state/);
+      expect(snapshotPage).toMatch(/SEARCH miner_info USING .*miner_id=\?\)/);
+      expect(snapshotPage).not.toMatch(/SCAN miner_(info|readings)/);
     },
   );
 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp, testDbKind } from '../../test/build-test-app.js';
-import { createFbox, createMiners } from '../../test/device-factories.js';
+import { createFbox, createMiners, setMinerState } from '../../test/device-factories.js';
 import { createArea, createMaster, get, login, post } from '../../test/factories.js';
 import { MinerService } from './miner.service.js';
 import { trigramIndex } from './miner-trigram.migration.js';
@@ -51,7 +51,7 @@ describeDb('miner keyword search (fbox.miner/index)', () => {
 
   it('pages a keyword the same whether its matches are read from the index or found walking the order', async () => {
     await t.app.db
-      .updateTable('miner_state')
+      .updateTable('miner_readings')
       .set((eb) => ({ power_w: eb('miner_id', '%', 7) }))
       .execute();
     // Every match from the index, and none of them (each page found walking the order).
@@ -115,7 +115,7 @@ describeDb('miner keyword search (fbox.miner/index)', () => {
 
   it('keeps which miners a keyword matches for 5 s, and reads and tests their rows fresh', async () => {
     const rename = (id: number, worker: string) =>
-      t.app.db.updateTable('miner_state').set({ worker }).where('miner_id', '=', id).execute();
+      t.app.db.updateTable('miner_info').set({ worker }).where('miner_id', '=', id).execute();
     const before = [ids[1]!, ...ids.slice(10, 20)];
     expect(await found('Rig1')).toEqual(before);
     await rename(ids[12]!, 'acct.other');
@@ -134,7 +134,7 @@ describeDb('miner keyword search (fbox.miner/index)', () => {
 
   it('follows a changed worker, IP or SN, and forgets a deleted miner', async () => {
     await t.app.db
-      .updateTable('miner_state')
+      .updateTable('miner_info')
       .set({ worker: 'other.box9', ip: '192.168.5.5' })
       .where('miner_id', '=', ids[3]!)
       .execute();
@@ -142,11 +142,7 @@ describeDb('miner keyword search (fbox.miner/index)', () => {
     expect(await found('other.box')).toEqual([ids[3]]);
     expect(await found('168.5.5')).toEqual([ids[3]]);
     // An update that leaves the three as they were.
-    await t.app.db
-      .updateTable('miner_state')
-      .set({ worker: 'other.box9', power_w: 1 })
-      .where('miner_id', '=', ids[3]!)
-      .execute();
+    await setMinerState(t.app.db, { worker: 'other.box9', power_w: 1 }, ids[3]!);
     expect(await found('other.box')).toEqual([ids[3]]);
     const res = await post(
       t.app,

@@ -6,6 +6,7 @@ import { minerListOrderMigration } from './miner-order.migration.js';
 import { minerReadingsMigration } from './miner-readings.migration.js';
 import { minerSearchMigration } from './miner-search.migration.js';
 import { minerSortMigration } from './miner-sort.migration.js';
+import { minerSplitMigration } from './miner-split.migration.js';
 import { minerTrigramMigration } from './miner-trigram.migration.js';
 
 declare module 'fastify' {
@@ -24,6 +25,7 @@ export const minerFeature = defineFeature({
     '0039_miner_state_readings_unindexed': minerReadingsMigration(dialect),
     '0040_miner_search': minerSearchMigration(dialect),
     '0041_miner_keyword_trigrams': minerTrigramMigration(dialect),
+    '0042_miner_readings_table': minerSplitMigration(dialect),
   }),
   register(app) {
     app.decorate('miners', new MinerService(app));

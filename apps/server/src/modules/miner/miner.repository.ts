@@ -581,7 +581,7 @@ export class MinerRepository {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('miners')
-      .leftJoin('miner_state', 'miner_state.miner_id', 'miners.id')
+      .leftJoin('miner_info as miner_state', 'miner_state.miner_id', 'miners.id')
       .select(['miners.id', 'miners.fbox_id', 'miners.tank_id', 'miners.sn', 'miner_state.outlet'])
       .where('miners.area_id', '=', areaId)
       .where('miners.id', 'in', ids)

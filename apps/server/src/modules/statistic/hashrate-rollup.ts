@@ -45,7 +45,7 @@ from (
       avg(case when r.online = 1 and r.hashrate >= 0 then r.hashrate end) as avg_h,
       case when s.hashrate_theoretical > 0 then s.hashrate_theoretical else 0 end as theo
     from miners m
-    join miner_state s on s.miner_id = m.id
+    join miner_info s on s.miner_id = m.id
     join fboxes f on f.id = s.fbox_id
     left join miner_samples r on r.miner_id = m.id and r.ts >= ${H} and r.ts < ${E}
     where m.id >= ${lit(lo)} and m.id < ${lit(hi)} and m.created_at < ${E}

@@ -309,7 +309,7 @@ export class HashrateRepository {
     }>`select * from (
         select s.miner_id, s.sn, s.worker, s.model, s.ip, s.fbox_id, f.name as fbox_name,
           ${sql.raw(['cover_s', 'reach_s', 'hash_s', 'hashrate_s', 'theo_s'].map((c) => `${cum(c)} as ${c}`).join(', '))}
-        from miner_state s
+        from miner_info s
         join fboxes f on f.id = s.fbox_id
         join miner_hashrate_1h b on b.miner_id = s.miner_id and b.hour_ts = (
           select max(q.hour_ts) from miner_hashrate_1h q where q.miner_id = s.miner_id and q.hour_ts < ${to})

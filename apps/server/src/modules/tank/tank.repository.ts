@@ -219,7 +219,7 @@ export class TankRepository {
         .where('id', '=', id)
         .executeTakeFirst();
       if (Number(r.numDeletedRows) !== 1) return false;
-      await trx.updateTable('miner_state').set({ tank_id: null }).where('tank_id', '=', id).execute();
+      await trx.updateTable('miner_info').set({ tank_id: null }).where('tank_id', '=', id).execute();
       return true;
     });
   }

@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeDb, type TestApp } from '../../test/build-test-app.js';
-import { createMiners, createTank, type MinerSeed, type TestFbox } from '../../test/device-factories.js';
+import {
+  createMiners,
+  createTank,
+  type MinerSeed,
+  setMinerState,
+  type TestFbox,
+} from '../../test/device-factories.js';
 import { createArea, createMaster, login, post, type TestUser } from '../../test/factories.js';
 import {
   ackAll,
@@ -51,7 +57,7 @@ describeDb('task engine: watchdog, PDU and temperature semantics', () => {
       ...over,
     });
   const setMiner = (id: number, values: { hashrate_realtime?: number; online?: number; mode?: string }) =>
-    t.app.db.updateTable('miner_state').set(values).where('miner_id', '=', id).execute();
+    setMinerState(t.app.db, values, id);
 
   it('restarts a miner whose hashrate stayed low for the duration, not before, with an acknowledged command', async () => {
     const [low, fine, offline] = await miners([
@@ -276,7 +282,7 @@ describeDb('task engine: watchdog, PDU and temperature semantics', () => {
     const modes = await t.app.db.selectFrom('commands').select(['params']).execute();
     expect(modes.map((c) => JSON.parse(c.params))).toEqual([{ mode: 'low' }, { mode: 'low' }]);
     // The next telemetry reports the new mode; staying hot does nothing more.
-    await t.app.db.updateTable('miner_state').set({ mode: 'low' }).where('miner_id', 'in', ids).execute();
+    await t.app.db.updateTable('miner_info').set({ mode: 'low' }).where('miner_id', 'in', ids).execute();
     await runUntil([t.app], t.clock, hotAt + 30 * minute);
     expect(await items(t.app)).toHaveLength(2);
     // Within the hysteresis band (above 57 °C): still low.

@@ -25,7 +25,7 @@ describeDb('temperature task: stop or delete switching miners back to high', () 
   afterEach(() => t.close());
 
   const setMode = (ids: number[], mode: 'high' | 'low') =>
-    t.app.db.updateTable('miner_state').set({ mode }).where('miner_id', 'in', ids).execute();
+    t.app.db.updateTable('miner_info').set({ mode }).where('miner_id', 'in', ids).execute();
 
   /**
    * A running task over hot oil that switched A, B and C to low (acknowledged, reported); C was then
