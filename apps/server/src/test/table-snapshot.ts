@@ -35,6 +35,7 @@ export const tableNames = async (app: FastifyInstance): Promise<string[]> => {
 
 /** Every watched row of every table (new tables included), in a comparable form. */
 export const snapshot = async (app: FastifyInstance, names: string[]): Promise<TableSnapshot> => {
+  if (testDbKind === 'postgres') return snapshotPostgres(app, names);
   const all: TableSnapshot = {};
   for (const name of names) {
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(app.db)).rows;
@@ -43,6 +44,28 @@ export const snapshot = async (app: FastifyInstance, names: string[]): Promise<T
       .map((row) => JSON.stringify(Object.entries(row).filter(([k]) => !skip.includes(k))))
       .sort();
   }
+  return all;
+};
+
+/**
+ * PostgreSQL: the same in one statement (each row as JSON, the unwatched columns taken out). A
+ * statement per table made a sweep's snapshot a hundred round trips, most of its run's time.
+ */
+const snapshotPostgres = async (app: FastifyInstance, names: string[]): Promise<TableSnapshot> => {
+  const all: TableSnapshot = Object.fromEntries(names.map((name) => [name, []]));
+  if (names.length === 0) return all;
+  const selects = names.map((name) => {
+    const row = (unwatchedColumns[name] ?? []).reduce(
+      (json, column) => sql`${json} - ${sql.lit(column)}`,
+      sql`to_jsonb(x)`,
+    );
+    return sql`select ${sql.lit(name)} as t, (${row})::text as r from ${sql.table(name)} x`;
+  });
+  const { rows } = await sql<{ t: string; r: string }>`${sql.join(selects, sql` union all `)}`.execute(
+    app.db,
+  );
+  for (const { t, r } of rows) all[t]!.push(r);
+  for (const name of names) all[name]!.sort();
   return all;
 };
 
