@@ -112,7 +112,9 @@ const suite = (broker: (typeof testBrokers)[number]) => {
         scan: [{ range: '127.0.0.1', ports }],
         poll_interval_s: 60,
         concurrency: { poll: 4, scan: 16 },
-        timeouts: { connect_ms: 500, request_ms: 1000, scan_ms: 800 },
+        // A scan that misses a miner finds it only at the next scan: 800 ms per probe missed three
+        // of the eleven on a loaded CI machine.
+        timeouts: { connect_ms: 500, request_ms: 1000, scan_ms: 2000 },
         protocols: { antminer_web: { port: web.port, password: 'site-pw', timeout_ms: 2000 } },
         pdus: [pduEntryFor(pdu, { timeout_ms: 500 })],
         // By serial first, then by IP: every other miner here answers on 127.0.0.1.

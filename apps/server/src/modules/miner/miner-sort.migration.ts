@@ -6,7 +6,7 @@ import { noOutlet } from './miner-order.js';
  * Miner list sorts that an index orders, on SQLite. Sorted by a column no index ordered, the list
  * read and sorted the whole mine on every request (100,000 miners: 20–40 ms of CPU per 20-row
  * page, 20–85× the bare route). These columns change rarely or never with a sample: ingest updates
- * them only where they differ (see `minerStateSettings`), and SQLite rewrites an index on update
+ * them only where they differ (see `minerSettings` in telemetry-rows.ts), and SQLite rewrites an index on update
  * only when the update names one of its columns, so these indexes cost ingest nothing while the
  * miners stay as they are. hashrate_24h is written by the hourly rollup alone. The outlet is
  * indexed as the list sorts it, a miner on no outlet last (`noOutlet`). On SQLite the row id

@@ -316,8 +316,9 @@ const readingColumns = new Set(
 );
 
 /**
- * Kysely queries for miners. Lists filter, sort and page on `miner_state` (one row per miner, with
- * an index per filter and sort column led by `area_id`); FBOX and tank names join by primary key.
+ * Kysely queries for miners. Lists filter, sort and page on `miner_state` (one row per miner: the
+ * view of `miner_info`, with an index per filter and sort column led by `area_id`, and its
+ * readings, `miner_readings`; see `source`); FBOX and tank names join by primary key.
  */
 export class MinerRepository {
   constructor(
