@@ -139,6 +139,50 @@ describe('SQLite planner statistics', () => {
     expect((await stats()).miners_sn).toBe('20 1');
     await close();
   });
+
+  it('refreshes them on a thread of its own while the process writes, and this connection plans with them at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fbox-stats-'));
+    const database = openSqlite(join(dir, 'fbox.db'));
+    const { db, writeGate, address } = database;
+    try {
+      await sql`create table miners (id integer primary key, area_id integer, sn text)`.execute(db);
+      await sql`create index miners_area on miners (area_id)`.execute(db);
+      await sql`create index miners_sn on miners (sn)`.execute(db);
+      await sql`insert into miners (area_id, sn)
+        with recursive n(v) as (select 1 union all select v + 1 from n where v < 200)
+        select v % 2, 'S' || v from n`.execute(db);
+      const plan = async () =>
+        (
+          await sql<{
+            detail: string;
+          }>`explain query plan select id from miners where area_id = 1 and sn = 'S7'`.execute(db)
+        ).rows
+          .map((r) => r.detail)
+          .join('; ');
+      // Without statistics the planner takes the index of the area (two values) for both equalities.
+      expect(await plan()).toContain('miners_area');
+
+      // The process's writes go on meanwhile, taking turns with the thread's (none fails busy).
+      const refresh = updateStatistics(db, 'sqlite', { thread: { address, writeGate } });
+      for (let i = 0; i < 20; i++)
+        await sql`insert into miners (area_id, sn) values (0, ${`late${i}`})`.execute(db);
+      await refresh;
+
+      const { rows: stat } = await sql<{
+        idx: string;
+        stat: string;
+      }>`select idx, stat from sqlite_stat1 order by idx`.execute(db);
+      expect(stat).toEqual([
+        { idx: 'miners_area', stat: expect.stringMatching(/^2\d\d 1\d\d$/) },
+        { idx: 'miners_sn', stat: expect.stringMatching(/^2\d\d 1$/) },
+      ]);
+      // Read again at once by this connection: the unique-ish SN index now wins.
+      expect(await plan()).toContain('miners_sn');
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { yieldToLoop } from '../lib/event-loop.js';
+import { siblingModule, startWorker } from '../lib/worker-thread.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -524,6 +525,19 @@ export const openDatabase = (config: { databaseUrl: string | undefined; dataDir:
 /** Tables whose lists filter and sort in SQL: their index choice depends on the statistics. */
 const analyzedTables = ['miner_info', 'miners', 'tank_state', 'tanks', 'fbox_state', 'fboxes'] as const;
 
+/** What the planner statistics thread is started with: the SQLite file. */
+export interface StatisticsThreadData {
+  file: string;
+}
+export type StatisticsRequest = { type: 'analyze'; index: string } | { type: 'close' };
+export type StatisticsReply = { type: 'analyzed' } | { type: 'failed'; message: string };
+
+/** Where `updateStatistics` may analyze off the event loop: the file and this process's turn to write. */
+export interface StatisticsThread {
+  address: DatabaseAddress;
+  writeGate: WriteGate | undefined;
+}
+
 /**
  * Refreshes the planner's statistics of the device tables. SQLite keeps none unless ANALYZE runs;
  * without them it may walk the wrong miner_info index (a list page filtered on status and model
@@ -531,16 +545,21 @@ const analyzedTables = ['miner_info', 'miners', 'tank_state', 'tanks', 'fbox_sta
  * `PRAGMA optimize` would also scan the large history tables, so the tables' indexes are named.
  * PostgreSQL's autovacuum analyzes by itself.
  *
- * A full ANALYZE of a table is one statement that holds the event loop: 1.7 s for miner_info (then miner_state) at
- * 1,000,000 miners. Each index is analyzed on its own instead (the same figures), with a turn of the
- * event loop in between, so requests wait for one index at most (80–120 ms at 1,000,000 miners).
+ * A full ANALYZE of a table is one statement: 1.7 s for miner_info at 1,000,000 miners, and each
+ * index on its own still 80–240 ms. On the event loop's thread every request waits that long. With
+ * `thread` (the hourly job, on a SQLite file), each index is analyzed on a thread of its own with a
+ * connection of its own, in a turn of the process's `WriteGate` (ANALYZE writes `sqlite_stat1`);
+ * requests that read never wait, and this connection then re-reads the statistics
+ * (`analyze sqlite_schema`, which analyzes nothing). Without it (start-up, before the server
+ * listens; an in-memory database), each index is analyzed on this connection with a turn of the
+ * event loop in between.
  * With `onlyMissing` (start-up), only indexes without statistics are analyzed (a new database, an
  * index a migration added); the `db-statistics` job refreshes them all hourly.
  */
 export const updateStatistics = async (
   db: Kysely<DB>,
   dialect: Dialect,
-  { onlyMissing = false }: { onlyMissing?: boolean } = {},
+  { onlyMissing = false, thread }: { onlyMissing?: boolean; thread?: StatisticsThread } = {},
 ): Promise<void> => {
   if (dialect !== 'sqlite') return;
   const tables = sql.join([...analyzedTables]);
@@ -552,10 +571,53 @@ export const updateStatistics = async (
     const { rows } = await sql<{ idx: string | null }>`select idx from sqlite_stat1`.execute(db);
     for (const row of rows) if (row.idx) known.add(row.idx);
   }
-  for (const index of indexes) {
-    if (known.has(index.name)) continue;
-    await sql`analyze ${sql.id(index.name)}`.execute(db);
+  const names = indexes.map((index) => index.name).filter((name) => !known.has(name));
+  if (names.length === 0) return;
+  const file = thread?.address.dialect === 'sqlite' ? thread.address.file : undefined;
+  if (file && file !== ':memory:' && thread?.writeGate) {
+    await analyzeOnThread(file, thread.writeGate, names);
+    await sql`analyze sqlite_schema`.execute(db);
+    return;
+  }
+  for (const name of names) {
+    await sql`analyze ${sql.id(name)}`.execute(db);
     await yieldToLoop();
+  }
+};
+
+/** ANALYZE of each index on the statistics thread, one at a time, each in a turn to write. */
+const analyzeOnThread = async (file: string, gate: WriteGate, names: string[]): Promise<void> => {
+  const worker = startWorker(siblingModule(import.meta.url, 'statistics.worker'), {
+    file,
+  } satisfies StatisticsThreadData);
+  let failure: Error | undefined;
+  let answer: ((error?: Error) => void) | undefined;
+  worker.on('message', (reply: StatisticsReply) =>
+    answer?.(reply.type === 'failed' ? new Error(reply.message) : undefined),
+  );
+  worker.on('error', (error) => {
+    failure = error;
+  });
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code) => {
+      answer?.(failure ?? new Error(`statistics thread exited (${code})`));
+      resolve();
+    }),
+  );
+  const analyze = (index: string) =>
+    new Promise<void>((resolve, reject) => {
+      answer = (error) => {
+        answer = undefined;
+        if (error) reject(new Error(`ANALYZE ${index}: ${error.message}`));
+        else resolve();
+      };
+      worker.postMessage({ type: 'analyze', index } satisfies StatisticsRequest);
+    });
+  try {
+    for (const index of names) await gate.run(() => analyze(index));
+  } finally {
+    worker.postMessage({ type: 'close' } satisfies StatisticsRequest);
+    await exited;
   }
 };
 

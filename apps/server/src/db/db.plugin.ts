@@ -26,6 +26,7 @@ declare module 'fastify' {
 export const dbPlugin = fp<{ database: Database; migrations?: (dialect: Dialect) => Migrations }>(
   async (app, { database, migrations }) => {
     await migrateToLatest(database.db as Kysely<unknown>, database.dialect, migrations?.(database.dialect));
+    // Before the server listens: no request waits for it (the hourly refresh runs off the loop).
     await updateStatistics(database.db, database.dialect, { onlyMissing: true });
     app.decorate('db', database.db);
     app.decorate('dbDialect', database.dialect);

@@ -61,12 +61,15 @@ export const jobsPlugin = fp<{ start: boolean }>(
             rollup1hDays: config.retention1hDays,
           }),
       },
-      // Planner statistics (SQLite keeps none by itself; cheap when nothing changed much).
+      // Planner statistics (SQLite keeps none by itself), analyzed on a thread of their own.
       {
         name: 'db-statistics',
         periodMs: 60 * 60_000,
         lane: maintenanceLane,
-        run: () => updateStatistics(db, app.dbDialect),
+        run: () =>
+          updateStatistics(db, app.dbDialect, {
+            thread: { address: app.dbAddress, writeGate: app.dbWriteGate },
+          }),
       },
     ];
     const runner = new JobRunner(new JobRepository(db), clock, jobs, app.log);
