@@ -17,6 +17,7 @@ import type { Dialect } from '../../db/database.js';
 import { QueryTemplates } from '../../db/query-template.js';
 import type { DB } from '../../db/schema.js';
 import { containsPattern, matchesPattern, parseSort } from '../../db/text-match.js';
+import { minerReadingColumns } from '../../devices/telemetry-rows.js';
 import { poolHijacked } from '../fbox-config/pool-guard.js';
 import { outletOrder } from './miner-order.js';
 import { TopK } from './top-k.js';
@@ -302,17 +303,9 @@ const listOrder = (sort: string | undefined) => {
 /** List queries run on every page view: built once per shape (filters set, sort). */
 const templates = new QueryTemplates(500);
 
-/** The view's columns that come from `miner_readings` (`0042`). */
+/** The view's columns that come from `miner_readings` (`0042`), its key aside. */
 const readingColumns = new Set(
-  [
-    'chip_avg_temp',
-    'chip_max_temp',
-    'hashrate_realtime',
-    'hashrate_avg',
-    'power_w',
-    'uptime_s',
-    'updated_at',
-  ].map((c) => `miner_state.${c}`),
+  minerReadingColumns.filter((c) => c !== 'miner_id').map((c) => `miner_state.${c}`),
 );
 
 /**
