@@ -1,6 +1,6 @@
 import type { TelemetryMessage } from '@fbox/contracts';
 import type { Kysely, Transaction } from 'kysely';
-import { bulkInsert } from '../db/bulk.js';
+import { bulkInsert, bulkUpdateChanged } from '../db/bulk.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { FboxIdentity } from './device.repository.js';
@@ -95,8 +95,10 @@ export class TelemetryWriter implements TelemetryStore {
    * 25 → 22 ms). SQLite has one process, and the only other change to these columns while a box
    * reports is its going offline (`online = 0` on its miners): the box then comes back online in a
    * batch, and its miners are written in full. A failed batch (a deleted tank or miner) forgets
-   * them all (`reset`). PostgreSQL may have several processes writing: there the upsert's own
-   * comparison (`onlyChanged`) skips the unchanged rows.
+   * them all (`reset`). PostgreSQL may have several processes writing, so what another wrote is
+   * not known here: there an entry only says that the miner's row is stored (a row exists as long as
+   * its miner), and each sample's settings are compared in SQL by an update that touches the rows it
+   * changes (`bulkUpdateChanged`); a miner without an entry is upserted (`onlyChanged`).
    */
   private readonly settingsWritten = new Map<number, number>();
   private readonly batchWrites: BatchWrite[] = [];
@@ -221,6 +223,24 @@ export class TelemetryWriter implements TelemetryStore {
   }
 
   /**
+   * PostgreSQL: the rows of miners whose `miner_info` row this process has seen committed (to
+   * update where a setting differs), and the others (to upsert). Notes every row's miner in `written`.
+   */
+  private storedSettings(
+    rows: unknown[][],
+    settings: BatchSettings,
+  ): { stored: unknown[][]; others: unknown[][] } {
+    const stored: unknown[][] = [];
+    const others: unknown[][] = [];
+    for (const row of rows) {
+      const minerId = row[0] as number;
+      settings.written.set(minerId, 0);
+      (this.settingsWritten.has(minerId) ? stored : others).push(row);
+    }
+    return { stored, others };
+  }
+
+  /**
    * The rows of the settings upsert: those whose settings differ from what this process last
    * committed, or whose box just came back online. Notes every row's fingerprint in `written`.
    */
@@ -282,14 +302,23 @@ export class TelemetryWriter implements TelemetryStore {
     await bulkInsert(trx, this.dialect, 'tank_samples', tankSampleColumns, tankSamples);
     const { info, readings } = minerStateWrites;
     const infoRows = [...minerInfo.values()];
-    await bulkInsert(
-      trx,
-      this.dialect,
-      info.table,
-      info.columns,
-      this.dialect === 'sqlite' ? this.changedSettings(infoRows, settings) : infoRows,
-      info.conflict,
-    );
+    if (this.dialect === 'sqlite') {
+      await bulkInsert(
+        trx,
+        this.dialect,
+        info.table,
+        info.columns,
+        this.changedSettings(infoRows, settings),
+        info.conflict,
+      );
+    } else {
+      const { stored, others } = this.storedSettings(infoRows, settings);
+      await bulkUpdateChanged(trx, info.table, info.columns, stored, {
+        key: 'miner_id',
+        update: info.conflict.update,
+      });
+      await bulkInsert(trx, this.dialect, info.table, info.columns, others, info.conflict);
+    }
     await bulkInsert(
       trx,
       this.dialect,

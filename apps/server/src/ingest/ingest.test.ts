@@ -1,4 +1,5 @@
 import { telemetryClock, topics } from '@fbox/contracts';
+import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedFbox } from '../devices/device.service.js';
@@ -188,6 +189,13 @@ describeDb('MQTT ingest', () => {
         await publish(same);
         await settle(3);
         expect(await minerRow()).toMatchObject({ ip: '10.9.9.9', tank_id: tank2.id, hashrate_realtime: 77 });
+        if (t.app.dbDialect === 'postgres') {
+          // Nor is the row locked: a lock would set its xmax (and write to the WAL).
+          const { rows } = await sql<{ xmax: string }>`select xmax::text as xmax from miner_info`.execute(
+            t.app.db,
+          );
+          expect(rows).toEqual([{ xmax: '0' }]);
+        }
 
         // The box goes silent and is marked offline with its miners, then reports the same
         // settings again: its miners are online again (SQLite skips settings it wrote unchanged).
@@ -198,6 +206,17 @@ describeDb('MQTT ingest', () => {
         await publish(back);
         await settle(4);
         expect(await minerRow()).toMatchObject({ online: 1, ip: '10.9.9.9', hashrate_realtime: 78 });
+
+        if (t.app.dbDialect === 'postgres') {
+          // Another process may write the row meanwhile (PostgreSQL): the same settings again are
+          // compared with what is stored, not with what this process wrote last.
+          await t.app.db.updateTable('miner_info').set({ ip: '10.1.1.1' }).execute();
+          const again = telemetry({ seq: 5, ts: t.clock.ms + 2000, miners: 1, tanks: 2 });
+          Object.assign(again.miners[0]!, { ...changed.miners[0]!, hashrate_realtime: 79 });
+          await publish(again);
+          await settle(5);
+          expect(await minerRow()).toMatchObject({ ip: '10.9.9.9', hashrate_realtime: 79 });
+        }
       });
 
       it('applies a redelivered message once', async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { bulkInsert } from '../../db/bulk.js';
+import { bulkInsert, bulkUpdateChanged } from '../../db/bulk.js';
 import { updateStatistics } from '../../db/database.js';
 import { minerInfoColumns, minerReadingColumns, minerStateWrites } from '../../devices/telemetry-rows.js';
 import { buildTestApp, describeDb, type TestApp, testDbKind } from '../../test/build-test-app.js';
@@ -63,8 +63,9 @@ describeDb('miner list indexes', () => {
   /**
    * PostgreSQL writes a new version of a row on update, and every index again unless the update is
    * heap-only (HOT): a sample's readings go to `miner_readings`, indexed by its primary key alone,
-   * as HOT updates; its settings, unchanged, write no version of the `miner_info` row at all.
-   * Checked on ingest's own upserts, in one transaction so its statistics can be read at once.
+   * as HOT updates; its settings, unchanged, write no version of the `miner_info` row at all, and
+   * take no lock on it. Checked on ingest's own writes, in one transaction so its statistics can be
+   * read at once.
    */
   it.runIf(testDbKind === 'postgres')(
     "updates a miner's readings without writing an index (HOT)",
@@ -101,7 +102,10 @@ describeDb('miner list indexes', () => {
         );
       const { info, readings: readingsWrite } = minerStateWrites;
       const counts = await t.app.db.transaction().execute(async (trx) => {
-        await bulkInsert(trx, 'postgres', info.table, info.columns, rowsOf(minerInfoColumns), info.conflict);
+        await bulkUpdateChanged(trx, info.table, info.columns, rowsOf(minerInfoColumns), {
+          key: 'miner_id',
+          update: info.conflict.update,
+        });
         await bulkInsert(
           trx,
           'postgres',
@@ -118,11 +122,46 @@ describeDb('miner list indexes', () => {
         ).rows[0]!;
       });
       expect(Number(counts.info)).toBe(0);
+      // Nor is an unchanged row locked: a lock would set its xmax (and write a WAL record).
+      const lockedOrUpdated = await sql<{ n: string }>`select count(*) as n from miner_info
+        where xmax::text <> '0'`.execute(t.app.db);
+      expect(Number(lockedOrUpdated.rows[0]!.n)).toBe(0);
       // HOT needs room on the row's page for its next version: fresh pages filled to 70 % hold it for
       // about half these rows on a table of wide rows, all 40 here; later, pruning reclaims the dead
       // versions. With a reading indexed, none is HOT.
       expect(Number(counts.updated)).toBe(40);
       expect(Number(counts.hot)).toBeGreaterThanOrEqual(10);
+
+      // A changed setting is written; the others are not.
+      const changed = rowsOf(minerInfoColumns).slice(0, 2);
+      changed[0]![minerInfoColumns.indexOf('firmware')] = 'changed-firmware';
+      const infoCounts = await t.app.db.transaction().execute(async (trx) => {
+        // A connection's counts not reported yet include its earlier transactions': compared.
+        const read = async () =>
+          (
+            await sql<{ updated: number; inserted: number }>`select
+              pg_stat_get_xact_tuples_updated('miner_info'::regclass) as updated,
+              pg_stat_get_xact_tuples_inserted('miner_info'::regclass) as inserted`.execute(trx)
+          ).rows[0]!;
+        const before = await read();
+        await bulkUpdateChanged(trx, info.table, info.columns, changed, {
+          key: 'miner_id',
+          update: info.conflict.update,
+        });
+        const after = await read();
+        return { updated: after.updated - before.updated, inserted: after.inserted - before.inserted };
+      });
+      expect(infoCounts).toEqual({ updated: 1, inserted: 0 });
+      const after = await t.app.db
+        .selectFrom('miner_info')
+        .select(['miner_id', 'firmware'])
+        .where('miner_id', 'in', [stored[0]!.miner_id, stored[1]!.miner_id])
+        .orderBy('miner_id')
+        .execute();
+      expect(after).toEqual([
+        { miner_id: stored[0]!.miner_id, firmware: 'changed-firmware' },
+        { miner_id: stored[1]!.miner_id, firmware: stored[1]!.firmware },
+      ]);
     },
   );
 
