@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildTestApp, describeDb, type TestApp } from '../../test/build-test-app.js';
 import { createFbox, createMiners, createTank } from '../../test/device-factories.js';
 import { createArea, createMaster, get, login, post, type TestUser } from '../../test/factories.js';
+import { waitFor } from '../../test/mqtt-client.js';
 
 describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
   let t: TestApp;
@@ -361,8 +362,7 @@ describeDb('miner list totals (fbox.miner/index)', () => {
     // Older: answered as it was while it is counted again; the next request has the new count.
     t.clock.advance(4000);
     expect(await total()).toBe(25);
-    await settle();
-    expect(await total()).toBe(30);
+    await waitFor(async () => (await total()) === 30);
     // Nobody asked for 30 s: the request counts before it answers.
     await createMiners(
       t.app,
