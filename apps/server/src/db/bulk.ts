@@ -20,11 +20,11 @@ interface Conflict {
   returning?: readonly string[];
 }
 
-/** `table.column` differs from the new row's value, NULLs included. */
-const differs = (dialect: Dialect, table: string, column: string) =>
+/** `table.column` differs from the new row's value (`incoming.column`), NULLs included. */
+const differs = (dialect: Dialect, table: string, column: string, incoming = 'excluded') =>
   dialect === 'sqlite'
-    ? `${table}.${column} is not excluded.${column}`
-    : `${table}.${column} is distinct from excluded.${column}`;
+    ? `${table}.${column} is not ${incoming}.${column}`
+    : `${table}.${column} is distinct from ${incoming}.${column}`;
 
 /** A statement's cache key: everything its text is built from. */
 const shapeKey = (form: string, table: string, columns: readonly string[], conflict?: Conflict) =>
@@ -215,7 +215,7 @@ export const bulkUpdateChanged = async (
   if (!text) {
     const arrays = arrayParameters(table, columns, types);
     const set = update.map((c) => `${c} = incoming.${c}`).join(', ');
-    const changed = update.map((c) => `${table}.${c} is distinct from incoming.${c}`).join(' or ');
+    const changed = update.map((c) => differs('postgres', table, c, 'incoming')).join(' or ');
     text = `update ${table} set ${set} from unnest(${arrays.join(',')}) as incoming (${columns.join(',')}) where ${table}.${key} = incoming.${key} and (${changed})`;
     sqlCache.set(cacheKey, text);
   }
