@@ -24,6 +24,21 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/**
+ * Servers this test process started and has not stopped. A file whose set-up fails after its server
+ * started (the browser does not launch) never stops it itself, and a server outliving the run keeps
+ * its demo mine busy on the machine's cores: they are ended when this process exits or is told to.
+ */
+const running = new Set<ChildProcess>();
+const endRunning = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+process.once('exit', endRunning);
+process.once('SIGTERM', () => {
+  endRunning();
+  process.exit(143);
+});
+
 export interface RunningServer {
   url: string;
   dataDir: string;
@@ -62,6 +77,8 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   child.stdout?.on('data', (chunk) => {
     output += chunk;
   });
