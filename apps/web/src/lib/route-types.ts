@@ -47,13 +47,14 @@ export interface RouteDescriptor {
   page?: () => Promise<ComponentType>;
   /**
    * The page's first request, started alongside the session check (the layout's loader) instead of
-   * after the layout and page have rendered. Only with a session and a chosen mine.
+   * after the layout and page have rendered. Only with a session; a page of the chosen mine waits
+   * for the mine list when none is chosen yet (`chosenAreaId`).
    */
   prefetch?: () => Promise<PagePrefetch>;
   meta: RouteMeta;
 }
 
-/** Starts a page's first query for a URL; it must build the same key as the page will. */
+/** Starts a page's first query for a URL; it must build the same key as the page will. It may reject (the loader ignores it). */
 export type PagePrefetch = (url: URL) => Promise<void>;
 
 /** A sidebar group (device, task, …) of routes under the main layout. */

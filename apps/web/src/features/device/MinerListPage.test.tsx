@@ -41,9 +41,12 @@ const miner = (id: number, worker: string): MinerListItem => ({
 
 /** The list requests the page and its prefetch made, by their query string. */
 const listRequests: string[] = [];
+/** How often the mine list was asked for. */
+let areaRequests = 0;
 
 beforeEach(() => {
   listRequests.length = 0;
+  areaRequests = 0;
   localStorage.setItem('fbox.areaId', '3');
   queryClient.setQueryData(accessKeys.rules(), {
     role: 'master',
@@ -66,6 +69,17 @@ beforeEach(() => {
             page: 1,
             limit: 20,
           },
+        });
+      }
+      if (path === '/index/fbox.area/index') {
+        areaRequests++;
+        return Response.json({
+          code: 1,
+          msg: 'ok',
+          data: [
+            { id: 7, area_name: 'North', electricity_hz: 50 },
+            { id: 3, area_name: 'South', electricity_hz: 50 },
+          ],
         });
       }
       return Response.json({ code: 1, msg: 'ok', data: null });
@@ -98,5 +112,17 @@ describe('MinerListPage', () => {
     open(path);
     expect(await screen.findByText('acct.w21')).toBeTruthy();
     expect(listRequests).toHaveLength(1);
+  });
+
+  it('on a first visit (no mine chosen) asks for the list of the first mine, once the mine list is read', async () => {
+    localStorage.removeItem('fbox.areaId');
+    const path = '/device/machineList';
+    await prefetchMinerList(new URL(path, 'http://console.test'));
+    expect(areaRequests).toBe(1);
+    expect(listRequests.map((q) => new URLSearchParams(q).get('area_id'))).toEqual(['7']);
+    open(path);
+    expect(await screen.findByText('acct.w1')).toBeTruthy();
+    expect(listRequests).toHaveLength(1);
+    expect(areaRequests).toBe(1);
   });
 });

@@ -14,6 +14,7 @@ import { areaScope } from '../../lib/area-scope';
 import { parseListQuery, toRequestParams } from '../../lib/list-query';
 import type { PagePrefetch } from '../../lib/route-types';
 import { useListQuery } from '../../lib/use-list-query';
+import { chosenAreaId } from '../mines';
 import { minerListQuery, useMinerList } from './api-miner';
 import { CommandOutcomesDrawer } from './components/CommandOutcomesDrawer';
 import styles from './components/device.module.css';
@@ -48,9 +49,14 @@ const filterKeys = [
 /** The list's URL state: the page and its prefetch read the URL alike. */
 const listConfig = { filterKeys, schema: MinerListQuerySchema };
 
-/** The page's first request, started while the session is checked: the first render finds its rows. */
-export const prefetchMinerList: PagePrefetch = (url) =>
-  queryClient.prefetchQuery(minerListQuery(parseListQuery(url.searchParams, listConfig)));
+/**
+ * The page's first request, started while the session is checked: the first render finds its rows.
+ * On a first visit it goes out once the mine list has chosen the mine, still before the layout renders.
+ */
+export const prefetchMinerList: PagePrefetch = async (url) => {
+  if ((await chosenAreaId()) === undefined) return;
+  await queryClient.prefetchQuery(minerListQuery(parseListQuery(url.searchParams, listConfig)));
+};
 
 /**
  * Miner list (/device/machineList): server-paged with filters in the URL, a column chooser, bulk

@@ -1,5 +1,6 @@
 import type { Area, EndpointBody } from '@fbox/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryClient as appQueryClient } from '../../app/query-client';
 import { call } from '../../lib/api';
 import { getCachedAreas, getSelectedAreaId, rememberAreas, selectArea } from '../../lib/session';
 
@@ -31,6 +32,15 @@ export const useSelectedArea = (): Area | undefined => {
   const { data } = useAreaList();
   const id = getSelectedAreaId();
   return data?.find((area) => area.id === id) ?? data?.[0];
+};
+
+/**
+ * The chosen mine's id; on a first visit (none stored) once the mine list is read, which chooses the
+ * first mine as the page will. The list is the session check's own request, shared, not a second.
+ */
+export const chosenAreaId = async (): Promise<number | undefined> => {
+  if (getSelectedAreaId() === undefined) await appQueryClient.ensureQueryData(areaListQuery());
+  return getSelectedAreaId();
 };
 
 const form = { successToast: true, quietValidation: true } as const;

@@ -1,6 +1,7 @@
 export {
   areaKeys,
   areaListQuery,
+  chosenAreaId,
   fetchAreas,
   useAreaList,
   useCreateArea,
