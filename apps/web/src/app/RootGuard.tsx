@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { getToken, rolesStore } from '../lib/session';
 import { decideAccess } from './guard';
+import { markOpened } from './opening';
 import { findRoute } from './routes';
 
 /** Document title from the route table: `<page> - FBOX Cloud System`. */
@@ -22,6 +23,7 @@ const useDocumentTitle = (pathname: string) => {
 export const RootGuard = () => {
   const { pathname, search } = useLocation();
   useDocumentTitle(pathname);
+  useEffect(markOpened, []);
   // Read, not subscribed: the session loader sets the roles while the old location still shows, and
   // re-deciding then (e.g. on /login with a fresh token) would redirect away from the wanted page.
   const decision = decideAccess(pathname, search, getToken() !== undefined, rolesStore.get());
