@@ -73,6 +73,18 @@ export const encodeFields = (fields: Record<string, unknown>): URLSearchParams =
   return encoded;
 };
 
+/** A call's fields (spec §7): `output=json` and the chosen mine's `area_id`, then its own. */
+const callFields = (params?: unknown): URLSearchParams =>
+  encodeFields({ output: 'json', area_id: getSelectedAreaId(), ...((params ?? {}) as object) });
+
+/** The headers of every call: the interface language and, signed in, the login token. */
+const callHeaders = (): Record<string, string> => {
+  const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
+  const token = getToken();
+  if (token) headers.logintoken = token;
+  return headers;
+};
+
 const readFieldErrors = (data: unknown): FieldError[] => {
   const errors = (data as { errors?: unknown } | null)?.errors;
   return Array.isArray(errors) ? (errors as FieldError[]) : [];
@@ -94,14 +106,12 @@ export async function call<N extends EndpointName>(
   options: CallOptions = {},
 ): Promise<EndpointData<N>> {
   const endpoint = await endpointOf(name);
-  const fields = encodeFields({ output: 'json', area_id: getSelectedAreaId(), ...(params ?? {}) });
+  const fields = callFields(params);
   const isGet = endpoint.method === 'GET';
   // Platform calls (spec §7: POST under /ff-plat-api/api/) carry a JSON body; legacy ones a form.
   const isJson = !isGet && isPlatformPath(endpoint.path);
   const url = isGet ? `${endpoint.path}?${fields}` : endpoint.path;
-  const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
-  const token = getToken();
-  if (token) headers.logintoken = token;
+  const headers = callHeaders();
   // The session this request was sent in (another request may end it meanwhile).
   const sentIn = sessionGeneration();
   if (!isGet)
@@ -199,10 +209,8 @@ const handleEnvelope = (
  */
 export async function download<N extends EndpointName>(name: N, params: CallParams<N>, fallbackName: string) {
   const endpoint: Endpoint = await endpointOf(name);
-  const fields = encodeFields({ output: 'json', area_id: getSelectedAreaId(), ...(params ?? {}) });
-  const headers: Record<string, string> = { lang: langHeader(languageStore.get()) };
-  const token = getToken();
-  if (token) headers.logintoken = token;
+  const fields = callFields(params);
+  const headers = callHeaders();
   // The session this request was sent in (another request may end it meanwhile).
   const sentIn = sessionGeneration();
   beginLoading();
