@@ -2,6 +2,7 @@ import { defineFeature } from '../feature.js';
 import { minerHandlers } from './miner.routes.js';
 import { MinerService } from './miner.service.js';
 import { minerHotMigration } from './miner-hot.migration.js';
+import { minerModelIndexMigration } from './miner-model-index.migration.js';
 import { minerListOrderMigration } from './miner-order.migration.js';
 import { minerReadingsMigration } from './miner-readings.migration.js';
 import { minerSearchMigration } from './miner-search.migration.js';
@@ -26,6 +27,7 @@ export const minerFeature = defineFeature({
     '0040_miner_search': minerSearchMigration(dialect),
     '0041_miner_keyword_trigrams': minerTrigramMigration(dialect),
     '0042_miner_readings_table': minerSplitMigration(dialect),
+    '0043_miner_model_index': minerModelIndexMigration(dialect),
   }),
   register(app) {
     app.decorate('miners', new MinerService(app));

@@ -315,6 +315,32 @@ describeDb('miner detail, actions, commands and export (fbox.miner)', () => {
       { ts: t0 + 30_000, hashrate: null, power_w: null, chip_max_temp: null },
     ]);
   });
+
+  it('offers each setting of the mine once, sorted, and none of another mine', async () => {
+    const box = await createFbox(t.app, areaId, { name: 'Box 2' });
+    const seeds = [
+      { sn: 'F1', model: 'S21', brand: 'Antminer', pool: 'ViaBTC', fault: 'fan' },
+      { sn: 'F2', model: 'M50S', brand: 'Whatsminer', pool: 'F2Pool', fault: '' },
+      { sn: 'F3', model: 'S21', brand: 'Antminer', pool: 'AntPool', fault: 'chain' },
+      { sn: 'F4', model: 'A1366', brand: 'Avalon', pool: 'ViaBTC', fault: 'fan' },
+      { sn: 'F5', model: '', brand: '', pool: '', fault: '' },
+    ];
+    await createMiners(t.app, box, seeds);
+    const other = await createMaster(t.app);
+    const foreignBox = await createFbox(t.app, (await createArea(t.app, other.id)).id);
+    await createMiners(t.app, foreignBox, [
+      { sn: 'X1', model: 'T21', brand: 'Foreign', pool: 'Foundry', fault: 'temp_high' },
+    ]);
+    const res = (
+      await get(t.app, '/index/fbox.miner/filters', { area_id: String(areaId) }, { token })
+    ).json();
+    expect(res.data).toEqual({
+      models: ['A1366', 'M50S', 'S21'],
+      brands: ['Antminer', 'Avalon', 'Whatsminer'],
+      pools: ['AntPool', 'F2Pool', 'ViaBTC'],
+      faults: ['chain', 'fan', 'fan, chain'],
+    });
+  });
 });
 
 describeDb('miner list totals (fbox.miner/index)', () => {
