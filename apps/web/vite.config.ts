@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { chunkGroups } from './build/chunk-groups';
+import { consolePreload } from './build/console-preload';
 import { precompress } from './build/precompress';
 
 const server = process.env.FBOX_API ?? 'http://127.0.0.1:8080';
@@ -28,7 +29,7 @@ const resolve = {
 };
 
 export default defineConfig(async ({ command }) => ({
-  plugins: [react(), precompress()],
+  plugins: [react(), consolePreload(), precompress()],
   resolve,
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },

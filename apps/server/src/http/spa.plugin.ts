@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { Code, translate } from '@fbox/contracts';
-import type { FastifyRequest } from 'fastify';
+import { Code, type Language, limits, translate } from '@fbox/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { envelopeOf, sendEnvelope } from './envelope.js';
 import { isApiPath } from './paths.js';
@@ -19,6 +19,39 @@ const wantsPage = (request: FastifyRequest): boolean => {
   return accept.includes('*/*') && !/\.[a-z0-9]+$/i.test(path);
 };
 
+/** The build's list of what a page after sign-in fetches before it renders (apps/web/build/console-preload.ts). */
+type ConsolePreload = Record<Language, { path: string; as: 'script' | 'style' }[]> & {
+  /** Pages outside the layout (sign-in, errors, boards): they load none of it. */
+  barePaths: string[];
+};
+
+/**
+ * The `Link` header of a console page, per language: the browser fetches the layout's files with the
+ * entry's own instead of once the entry has run. Nothing when the build has no list.
+ */
+const preloadLinks = (
+  webDist: string,
+): { header: Record<Language, string>; bare: Set<string> } | undefined => {
+  const file = join(webDist, '.vite', 'console-preload.json');
+  if (!existsSync(file)) return undefined;
+  const list = JSON.parse(readFileSync(file, 'utf8')) as ConsolePreload;
+  const links = (language: Language) =>
+    list[language]
+      .map(
+        ({ path, as }) =>
+          `<${path}>; ${as === 'script' ? 'rel=modulepreload' : 'rel=preload; as=style; crossorigin'}`,
+      )
+      .join(', ');
+  return { header: { en: links('en'), zh: links('zh') }, bare: new Set(list.barePaths) };
+};
+
+/** The language the console will show (apps/web/src/lib/language.ts): its cookie, else the browser's. */
+const pageLanguage = (request: FastifyRequest): Language => {
+  const cookie = request.cookies?.[limits.languageCookie];
+  if (cookie === 'en' || cookie === 'zh') return cookie;
+  return request.headers['accept-language']?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+};
+
 const NOT_BUILT =
   'FBOX Cloud server is running, but the web console has not been built.\n' +
   'Build it with `npm run build` at the repository root (or set WEB_DIST to a built copy), then reload.\n' +
@@ -33,6 +66,15 @@ const NOT_BUILT =
 export const spaPlugin = fp<{ webDist: string }>(
   async (app, { webDist }) => {
     const built = existsSync(join(webDist, 'index.html'));
+    const links = built ? preloadLinks(webDist) : undefined;
+    /** `index.html`; a signed-in visitor's console page also names the layout's files to fetch. */
+    const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('Cache-Control', 'no-cache');
+      const path = request.url.split('?')[0] ?? '/';
+      if (links && !links.bare.has(path) && request.cookies?.[limits.tokenCookie])
+        reply.header('Link', links.header[pageLanguage(request)]);
+      return reply.sendFile('index.html');
+    };
     if (built) {
       await app.register(fastifyStatic, {
         root: webDist,
@@ -51,7 +93,7 @@ export const spaPlugin = fp<{ webDist: string }>(
         },
       });
       // The directory itself is not listable (403); the root is a page like any other.
-      app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
+      app.get('/', sendPage);
     } else {
       app.log.warn({ webDist }, 'web console not built: pages answer with a short explanation');
     }
@@ -59,7 +101,7 @@ export const spaPlugin = fp<{ webDist: string }>(
     app.setNotFoundHandler((request, reply) => {
       if (wantsPage(request)) {
         if (!built) return reply.code(200).type('text/plain; charset=utf-8').send(NOT_BUILT);
-        return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+        return sendPage(request, reply);
       }
       const body = envelopeOf(Code.NOT_FOUND, translate(request.lang ?? 'en', 'api.routeNotFound'));
       return sendEnvelope(reply, body, 404);

@@ -23,6 +23,17 @@ describeDb('static SPA', () => {
     writeFileSync(join(dist, 'assets', 'big-abc123.js'), bundle);
     writeFileSync(join(dist, 'assets', 'big-abc123.js.br'), brotliCompressSync(bundle));
     writeFileSync(join(dist, 'assets', 'big-abc123.js.gz'), gzipSync(bundle));
+    // What the build lists for a console page (apps/web/build/console-preload.ts).
+    mkdirSync(join(dist, '.vite'));
+    const files = (texts: string) => [
+      { path: '/assets/index-1.css', as: 'style' },
+      { path: '/assets/index-1.js', as: 'script' },
+      { path: `/assets/${texts}-1.js`, as: 'script' },
+    ];
+    writeFileSync(
+      join(dist, '.vite', 'console-preload.json'),
+      JSON.stringify({ en: files('texts-en'), zh: files('texts-zh'), barePaths: ['/login', '/tankBoard'] }),
+    );
   });
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
   beforeEach(async () => {
@@ -105,6 +116,32 @@ describeDb('static SPA', () => {
     );
     const page = await t.app.inject({ method: 'GET', url: '/index', headers: html });
     expect(page.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("names a signed-in visitor's console files in the page's Link header, in their language", async () => {
+    const page = (url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url, headers: { ...html, ...headers } });
+    const signedIn = 'Admin-Token=abc';
+    const english =
+      '</assets/index-1.css>; rel=preload; as=style; crossorigin, </assets/index-1.js>; rel=modulepreload, ' +
+      '</assets/texts-en-1.js>; rel=modulepreload';
+    for (const url of ['/', '/index', '/device/machineList?status=online'])
+      expect((await page(url, { cookie: signedIn })).headers.link, url).toBe(english);
+    expect((await page('/index', { cookie: `${signedIn}; language=zh` })).headers.link).toContain(
+      '</assets/texts-zh-1.js>; rel=modulepreload',
+    );
+    // No language cookie: the browser's, as the console itself decides.
+    expect(
+      (await page('/index', { cookie: signedIn, 'accept-language': 'zh-CN,zh;q=0.9' })).headers.link,
+    ).toContain('texts-zh-1.js');
+    expect(
+      (await page('/index', { cookie: `${signedIn}; language=en`, 'accept-language': 'zh-CN' })).headers.link,
+    ).toBe(english);
+    // Pages outside the layout and a visitor without a session load none of the console.
+    expect((await page('/login', { cookie: signedIn })).headers.link).toBeUndefined();
+    expect((await page('/tankBoard?id=3', { cookie: signedIn })).headers.link).toBeUndefined();
+    expect((await page('/login?redirect=%2Findex', { cookie: signedIn })).headers.link).toBeUndefined();
+    expect((await page('/index')).headers.link).toBeUndefined();
   });
 
   it('keeps API paths out of the SPA fallback', async () => {

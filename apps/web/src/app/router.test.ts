@@ -76,3 +76,12 @@ describe('the first page of a fresh document', () => {
     expect(await resolved(opening)).toBe(true);
   });
 });
+
+describe('pages outside the layout', () => {
+  it('are the bare routes of the route table, as the build tells the server', async () => {
+    const { routeTable } = await import('./routes');
+    const { barePaths } = await import('./bare-paths');
+    const bare = routeTable.filter((route) => route.layout === 'bare').map((route) => route.path);
+    expect([...bare].sort()).toEqual([...barePaths].sort());
+  });
+});
