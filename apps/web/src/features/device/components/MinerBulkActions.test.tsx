@@ -71,7 +71,11 @@ describe('MinerBulkActions', () => {
         <Row />
       </QueryClientProvider>,
     );
+    // Until used, the row shows its button alone; the first click builds the menu open.
+    expect(screen.getByTestId('miner-row-actions').className).not.toContain('ant-dropdown-trigger');
+    expect(screen.queryByText('Restart')).toBeNull();
     fireEvent.click(screen.getByTestId('miner-row-actions'));
+    expect(screen.getByTestId('miner-row-actions').className).toContain('ant-dropdown-trigger');
     fireEvent.click(await screen.findByText('Restart'));
     expect(await screen.findByText('This applies to miner acct.w7.')).toBeTruthy();
     fireEvent.click(screen.getByTestId('miner-row-actions'));

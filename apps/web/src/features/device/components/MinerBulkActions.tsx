@@ -266,6 +266,8 @@ export const MinerBulkActions = ({
 /**
  * A row's action menu: the same actions on that one miner, so acting on a miner needs neither
  * selecting it nor scrolling to the toolbar. `actions` comes from the list's `useMinerActions`.
+ * The menu itself (antd's Dropdown: a trigger with its popup and their styles, one per row) is built
+ * when the row's button is first used; until then a row shows only the button.
  */
 export const MinerRowMenu = ({
   actions,
@@ -277,9 +279,24 @@ export const MinerRowMenu = ({
   name: string;
 }) => {
   const { t } = useTranslation();
+  const [open, setOpen] = useState<boolean | undefined>(undefined);
+  const button = (
+    <Button
+      size="small"
+      data-testid="miner-row-actions"
+      aria-label={t('device.miner.rowActions', { name })}
+      aria-haspopup="menu"
+      onClick={open === undefined ? () => setOpen(true) : undefined}
+    >
+      {t('common.action.more')} <DownOutlined />
+    </Button>
+  );
+  if (open === undefined) return button;
   return (
     <Dropdown
       trigger={['click']}
+      open={open}
+      onOpenChange={setOpen}
       menu={{
         items: actions.keys.map((key) => ({
           key,
@@ -287,16 +304,13 @@ export const MinerRowMenu = ({
           danger: key === 'delete',
           'data-testid': `miner-row-${testIds[key]}`,
         })),
-        onClick: ({ key }) => actions.start(key as MinerActionKey, { ids: [id], name }),
+        onClick: ({ key }) => {
+          setOpen(false);
+          actions.start(key as MinerActionKey, { ids: [id], name });
+        },
       }}
     >
-      <Button
-        size="small"
-        data-testid="miner-row-actions"
-        aria-label={t('device.miner.rowActions', { name })}
-      >
-        {t('common.action.more')} <DownOutlined />
-      </Button>
+      {button}
     </Dropdown>
   );
 };
