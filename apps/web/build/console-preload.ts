@@ -15,16 +15,16 @@ const coreTexts = { en: src('locales/bundle-en.ts'), zh: src('locales/bundle-zh.
 const consoleTexts = { en: src('locales/bundle-console-en.ts'), zh: src('locales/bundle-console-zh.ts') };
 
 /** The file the server reads (apps/server/src/http/spa.plugin.ts), beside Vite's manifest. */
-export const consolePreloadFile = '.vite/console-preload.json';
+const consolePreloadFile = '.vite/console-preload.json';
 
 /** A file to fetch, as a path under the site's root. */
-export interface PreloadFile {
+interface PreloadFile {
   path: string;
   as: 'script' | 'style';
 }
 
 /** Per language, in the order the browser should ask for them; and the pages that need none. */
-export type ConsolePreload = Record<keyof typeof consoleTexts, PreloadFile[]> & {
+type ConsolePreload = Record<keyof typeof consoleTexts, PreloadFile[]> & {
   barePaths: readonly string[];
 };
 
@@ -67,16 +67,15 @@ export const consolePreload = (): Plugin => ({
         ...loaded.map((c) => ({ path: `/${c.fileName}`, as: 'script' as const })),
       ];
     };
+    /** Each file once, where it is first needed. */
     const forLanguage = (language: keyof typeof consoleTexts) => {
-      const seen = new Set<string>();
-      return [
+      const files = [
         entry,
         [facade(coreTexts[language])],
         consoleRoots.map(facade),
         [facade(consoleTexts[language])],
-      ]
-        .flatMap(filesOf)
-        .filter((file) => !seen.has(file.path) && Boolean(seen.add(file.path)));
+      ].flatMap(filesOf);
+      return [...new Map(files.map((file) => [file.path, file])).values()];
     };
     const preload: ConsolePreload = { en: forLanguage('en'), zh: forLanguage('zh'), barePaths };
     this.emitFile({ type: 'asset', fileName: consolePreloadFile, source: JSON.stringify(preload, null, 2) });

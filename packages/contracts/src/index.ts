@@ -17,6 +17,7 @@ export * from './fbox-config.js';
 export * from './formatters.js';
 export * from './hashrate.js';
 export * from './inbox.js';
+export * from './language.js';
 export * from './limits.js';
 export * from './messages.js';
 export * from './miner.js';

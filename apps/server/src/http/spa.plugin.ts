@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { Code, type Language, limits, translate } from '@fbox/contracts';
+import { Code, detectLanguage, type Language, limits, translate } from '@fbox/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { envelopeOf, sendEnvelope } from './envelope.js';
@@ -45,13 +45,6 @@ const preloadLinks = (
   return { header: { en: links('en'), zh: links('zh') }, bare: new Set(list.barePaths) };
 };
 
-/** The language the console will show (apps/web/src/lib/language.ts): its cookie, else the browser's. */
-const pageLanguage = (request: FastifyRequest): Language => {
-  const cookie = request.cookies?.[limits.languageCookie];
-  if (cookie === 'en' || cookie === 'zh') return cookie;
-  return request.headers['accept-language']?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-};
-
 const NOT_BUILT =
   'FBOX Cloud server is running, but the web console has not been built.\n' +
   'Build it with `npm run build` at the repository root (or set WEB_DIST to a built copy), then reload.\n' +
@@ -72,7 +65,12 @@ export const spaPlugin = fp<{ webDist: string }>(
       reply.header('Cache-Control', 'no-cache');
       const path = request.url.split('?')[0] ?? '/';
       if (links && !links.bare.has(path) && request.cookies?.[limits.tokenCookie])
-        reply.header('Link', links.header[pageLanguage(request)]);
+        reply.header(
+          'Link',
+          links.header[
+            detectLanguage(request.cookies?.[limits.languageCookie], request.headers['accept-language'])
+          ],
+        );
       return reply.sendFile('index.html');
     };
     if (built) {

@@ -308,15 +308,15 @@ const readingColumns = new Set(
   minerReadingColumns.filter((c) => c !== 'miner_id').map((c) => `miner_state.${c}`),
 );
 
+/** The settings the list offers as filter options, and how many values of each at most. */
+export type FilterOptionColumn = 'model' | 'brand' | 'pool' | 'fault';
+const filterOptionsLimit = 500;
+
 /**
  * Kysely queries for miners. Lists filter, sort and page on `miner_state` (one row per miner: the
  * view of `miner_info`, with an index per filter and sort column led by `area_id`, and its
  * readings, `miner_readings`; see `source`); FBOX and tank names join by primary key.
  */
-/** The settings the list offers as filter options, and how many values of each at most. */
-export type FilterOptionColumn = 'model' | 'brand' | 'pool' | 'fault';
-const filterOptionsLimit = 500;
-
 export class MinerRepository {
   constructor(
     private readonly db: Kysely<DB>,
