@@ -11,7 +11,8 @@
 //   against the same static page, target ≥ 0.9.
 // Prints JSON lines. Run after `npm run build`. BENCH_CONSOLE_MINERS (100000), BENCH_CONSOLE_RUNS (5),
 // BENCH_LIGHTHOUSE_RUNS (3) tune it, BENCH_CONSOLE_PARTS (routes,rows,lighthouse) picks what runs;
-// CHROMIUM_PATH names the browser (/usr/bin/chromium).
+// CHROMIUM_PATH names the browser (/usr/bin/chromium); BENCH_WEB_DIST serves another build (a copy of
+// apps/web/dist from another commit, to compare two builds in runs taken one after the other).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +39,7 @@ const rowsPerPage = 20;
 const username = 'bench';
 const password = 'bench-password-1';
 const tokenCookie = 'Admin-Token';
-const dist = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
+const dist = process.env.BENCH_WEB_DIST ?? fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 /** Calls that are data, not page files. */
 const apiPath = /^\/(index\/|api\/|ff-plat-api\/|ws(\?|$))/;
 
@@ -156,7 +157,7 @@ const summarizeRoutes = (routeResults) => {
 
 // ── The run ─────────────────────────────────────────────────────────────────────────────────────
 const { database, dataDir, cleanup } = await openBenchDatabase('sqlite', undefined, 'fbox-bench-console');
-const config = { dataDir, demo: false, adminUser: username, adminPassword: password };
+const config = { dataDir, demo: false, adminUser: username, adminPassword: password, webDist: dist };
 const app = await buildApp({ config, database, seed: true, logger: false });
 let browser;
 let baseline;

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { chunkGroups } from './build/chunk-groups';
 import { consolePreload } from './build/console-preload';
+import { endpointRoutes } from './build/endpoint-routes';
 import { precompress } from './build/precompress';
 
 const server = process.env.FBOX_API ?? 'http://127.0.0.1:8080';
@@ -29,7 +30,7 @@ const resolve = {
 };
 
 export default defineConfig(async ({ command }) => ({
-  plugins: [react(), consolePreload(), precompress()],
+  plugins: [react(), endpointRoutes(), consolePreload(), precompress()],
   resolve,
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
@@ -40,7 +41,10 @@ export default defineConfig(async ({ command }) => ({
       // The split is planned from a first build (see build/chunk-groups.ts); the dev server needs none.
       output: {
         codeSplitting: {
-          groups: command === 'build' ? await chunkGroups({ root, resolve, plugins: [react()] }) : [],
+          groups:
+            command === 'build'
+              ? await chunkGroups({ root, resolve, plugins: [react(), endpointRoutes()] })
+              : [],
         },
       },
     },

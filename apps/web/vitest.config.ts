@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { endpointRoutes } from './build/endpoint-routes';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), endpointRoutes()],
   resolve: {
     alias: {
       '@fbox/contracts': fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url)),

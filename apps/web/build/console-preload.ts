@@ -4,12 +4,8 @@ import { barePaths } from '../src/app/bare-paths';
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
 
-/** What every page after sign-in loads after the entry: antd's provider, the layout, the endpoints. */
-const consoleRoots = [
-  src('app/AntdProvider.tsx'),
-  src('app/ProtectedShell.tsx'),
-  src('lib/endpoint-table.ts'),
-];
+/** What every page after sign-in loads after the entry: antd's provider and the layout. */
+const consoleRoots = [src('app/AntdProvider.tsx'), src('app/ProtectedShell.tsx')];
 /** The texts, one chunk per language and part (lib/i18n.ts): every page's, then the pages'. */
 const coreTexts = { en: src('locales/bundle-en.ts'), zh: src('locales/bundle-zh.ts') };
 const consoleTexts = { en: src('locales/bundle-console-en.ts'), zh: src('locales/bundle-console-zh.ts') };

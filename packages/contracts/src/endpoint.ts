@@ -40,3 +40,12 @@ export interface Endpoint<
 
 /** Keeps each endpoint's exact shape, so an endpoint without a body has no `body` in its type. */
 export const endpoint = <const E extends Endpoint>(e: E): E => e;
+
+/** What a caller needs of an endpoint to call it: the endpoint without its schemas. */
+export type EndpointRoute = Omit<Endpoint, 'query' | 'body' | 'data' | 'success'>;
+
+/**
+ * The endpoint as a route (the web's table, apps/web/build/endpoint-routes.ts): the schemas, which
+ * only the server checks, are left out, and with them the cost of building them in a browser.
+ */
+export const routeOf = ({ query, body, data, success, ...route }: Endpoint): EndpointRoute => route;

@@ -71,13 +71,7 @@ export const routes: RouteObject[] = [
           ...bare(false),
           {
             lazy: async () => {
-              // The endpoint table too: the session check's first call needs it, and fetched by
-              // that call it took a round trip after everything else (a 51-byte chunk, 130 ms).
-              const [shell] = await Promise.all([
-                import('./ProtectedShell'),
-                loadConsoleTexts(),
-                import('../lib/endpoint-table'),
-              ]);
+              const [shell] = await Promise.all([import('./ProtectedShell'), loadConsoleTexts()]);
               return { Component: shell.ProtectedShell, loader: shell.sessionLoader };
             },
             children: inLayout,

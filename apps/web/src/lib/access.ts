@@ -1,4 +1,5 @@
-import { allows, type Endpoint, type EndpointName, endpoints, type RuleList } from '@fbox/contracts';
+import { routes } from 'virtual:endpoint-routes';
+import { allows, type EndpointName, type RuleList } from '@fbox/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { call } from './api';
@@ -21,11 +22,10 @@ export const useRules = () => useQuery(ruleListQuery());
 
 /**
  * Whether a caller with this rule list may call an endpoint, by the endpoint's permission in the
- * contract table, the same check the server makes. Nothing is allowed before the rules are known.
+ * contract table (its routes), the same check the server makes. Nothing is allowed before the rules are known.
  */
 export const canCall = (rules: RuleList | undefined, name: EndpointName): boolean =>
-  rules !== undefined &&
-  allows({ role: rules.role, rules: rules.rules }, (endpoints[name] as Endpoint).permission);
+  rules !== undefined && allows({ role: rules.role, rules: rules.rules }, routes[name].permission);
 
 /**
  * `can('fboxEdit')`: whether the signed-in user may call that endpoint, so a page shows only the

@@ -1,11 +1,11 @@
+import { routes } from 'virtual:endpoint-routes';
 import {
   Code,
-  type Endpoint,
   type EndpointBody,
   type EndpointData,
   type EndpointName,
   type EndpointQuery,
-  type Endpoints,
+  type EndpointRoute,
   type Envelope,
   type FieldError,
   limits,
@@ -16,16 +16,6 @@ import { langHeader } from './language';
 import { beginLoading, endLoading } from './loading';
 import { currentPath, loginPath, navigate } from './navigation';
 import { clearSession, getSelectedAreaId, getToken, sessionGeneration } from './session';
-
-/**
- * The endpoint table (every path with its schemas) grows with each feature; it loads with the first
- * call instead of with the page, keeping it out of the JavaScript /login needs (DESIGN §10).
- */
-let table: Promise<Endpoints> | undefined;
-const endpointOf = async <N extends EndpointName>(name: N): Promise<Endpoints[N]> => {
-  table ??= import('./endpoint-table').then((m) => m.endpoints);
-  return (await table)[name];
-};
 
 type Or<A, B> = [A] extends [never] ? B : A;
 
@@ -105,7 +95,7 @@ export async function call<N extends EndpointName>(
   params?: CallParams<N>,
   options: CallOptions = {},
 ): Promise<EndpointData<N>> {
-  const endpoint = await endpointOf(name);
+  const endpoint = routes[name];
   const fields = callFields(params);
   const isGet = endpoint.method === 'GET';
   // Platform calls (spec §7: POST under /ff-plat-api/api/) carry a JSON body; legacy ones a form.
@@ -159,7 +149,7 @@ export async function call<N extends EndpointName>(
 
 const handleEnvelope = (
   name: EndpointName,
-  endpoint: Endpoint,
+  endpoint: EndpointRoute,
   envelope: Envelope<unknown>,
   options: CallOptions,
   sentIn: number,
@@ -208,7 +198,7 @@ const handleEnvelope = (
  * `call`. A JSON answer is the envelope of a failure and is handled like any other.
  */
 export async function download<N extends EndpointName>(name: N, params: CallParams<N>, fallbackName: string) {
-  const endpoint: Endpoint = await endpointOf(name);
+  const endpoint: EndpointRoute = routes[name];
   const fields = callFields(params);
   const headers = callHeaders();
   // The session this request was sent in (another request may end it meanwhile).

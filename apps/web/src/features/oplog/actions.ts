@@ -1,11 +1,5 @@
-import {
-  actionLabelKey,
-  type Endpoint,
-  endpoints,
-  isRecordedEndpoint,
-  type SharedMessageKey,
-  sharedEn,
-} from '@fbox/contracts';
+import { routes } from 'virtual:endpoint-routes';
+import { actionLabelKey, isRecordedEndpoint, type SharedMessageKey, sharedEn } from '@fbox/contracts';
 import type { TFunction } from 'i18next';
 
 /**
@@ -13,7 +7,7 @@ import type { TFunction } from 'i18next';
  * `mutates`, plus login and logout. A new endpoint shows up here by itself and needs only its label
  * (`oplog.action.<name>` in the shared messages).
  */
-export const recordedActions: string[] = (Object.entries(endpoints) as [string, Endpoint][])
+export const recordedActions: string[] = Object.entries(routes)
   .filter(([name, e]) => isRecordedEndpoint(name, e))
   .map(([name]) => name);
 

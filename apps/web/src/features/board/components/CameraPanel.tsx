@@ -1,4 +1,5 @@
-import { type DataBoard, endpoints } from '@fbox/contracts';
+import { routes } from 'virtual:endpoint-routes';
+import type { DataBoard } from '@fbox/contracts';
 import { useTranslation } from 'react-i18next';
 import { useStore } from '../../../lib/store';
 import { formatTime, timeZoneStore } from '../../../lib/time';
@@ -11,7 +12,7 @@ import styles from './CameraPanel.module.css';
  * `<img>` reads it (a wall TV holds no session whose header a fetch could send).
  */
 const kioskImageUrl = (token: string, id: number) =>
-  `${endpoints.kioskCameraImage.path}?${new URLSearchParams({ token, id: String(id) })}`;
+  `${routes.kioskCameraImage.path}?${new URLSearchParams({ token, id: String(id) })}`;
 
 /**
  * A data board's camera tile: the latest snapshot of the board's camera with the camera's and its
