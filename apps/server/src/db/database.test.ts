@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbAvailable, testDbKind } from '../test/build-test-app.js';
@@ -15,6 +15,7 @@ import {
   preferPrepared,
   updateStatistics,
 } from './database.js';
+import type { DB } from './schema.js';
 
 describe('SQLite statement cache', () => {
   it('reuses a statement by SQL text, prepares anew while one iterates, and evicts the oldest', () => {
@@ -92,6 +93,10 @@ describe('SQLite write turns', () => {
   });
 });
 
+/** Rows of STAT4's samples (the table exists once ANALYZE ran, better-sqlite3 being built with STAT4). */
+const samples = async (db: Kysely<DB>): Promise<number> =>
+  (await sql<{ n: number }>`select count(*) as n from sqlite_stat4`.execute(db)).rows[0]!.n;
+
 describe('SQLite planner statistics', () => {
   it('analyzes each index of the device tables with a turn of the event loop between, and at start-up only those without statistics', async () => {
     const { db, close } = openSqlite(':memory:');
@@ -137,6 +142,15 @@ describe('SQLite planner statistics', () => {
     // The hourly refresh analyzes every index again.
     await updateStatistics(db, 'sqlite');
     expect((await stats()).miners_sn).toBe('20 1');
+    // Without the samples of STAT4, whose plans make SQLite prepare a statement again on every bind.
+    expect(await samples(db)).toBe(0);
+
+    // Samples an earlier version's plain ANALYZE kept are dropped at start-up.
+    await sql`analyze miners_sn`.execute(db);
+    expect(await samples(db)).toBeGreaterThan(0);
+    await updateStatistics(db, 'sqlite', { onlyMissing: true });
+    expect(await samples(db)).toBe(0);
+    expect((await stats()).miners_sn).toBe('20 1');
     await close();
   });
 
@@ -178,6 +192,7 @@ describe('SQLite planner statistics', () => {
       ]);
       // Read again at once by this connection: the unique-ish SN index now wins.
       expect(await plan()).toContain('miners_sn');
+      expect(await samples(db)).toBe(0);
     } finally {
       await database.close();
       rmSync(dir, { recursive: true, force: true });

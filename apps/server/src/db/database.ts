@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import { yieldToLoop } from '../lib/event-loop.js';
 import { siblingModule, startWorker } from '../lib/worker-thread.js';
+import { analyzeIndex } from './analyze.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -572,7 +573,7 @@ export const updateStatistics = async (
     for (const row of rows) if (row.idx) known.add(row.idx);
   }
   const names = indexes.map((index) => index.name).filter((name) => !known.has(name));
-  if (names.length === 0) return;
+  if (names.length === 0) return dropSamples(db);
   const file = thread?.address.dialect === 'sqlite' ? thread.address.file : undefined;
   if (file && file !== ':memory:' && thread?.writeGate) {
     await analyzeOnThread(file, thread.writeGate, names);
@@ -580,9 +581,26 @@ export const updateStatistics = async (
     return;
   }
   for (const name of names) {
-    await sql`analyze ${sql.id(name)}`.execute(db);
+    const [analyze, drop] = analyzeIndex(name);
+    await db.transaction().execute(async (trx) => {
+      await sql.raw(analyze).execute(trx);
+      if (await hasTable(trx, 'sqlite_stat4')) await sql.raw(drop).execute(trx);
+    });
     await yieldToLoop();
   }
+  await dropSamples(db);
+};
+
+/**
+ * Drops samples an earlier version's ANALYZE left (see `analyzeIndex`) and reloads this
+ * connection's statistics without them: found only at a database's first start-up after that version.
+ */
+const dropSamples = async (db: Kysely<DB>): Promise<void> => {
+  if (!(await hasTable(db, 'sqlite_stat4'))) return;
+  const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_stat4`.execute(db);
+  if (rows[0]!.n === 0) return;
+  await sql`delete from sqlite_stat4`.execute(db);
+  await sql`analyze sqlite_schema`.execute(db);
 };
 
 /** ANALYZE of each index on the statistics thread, one at a time, each in a turn to write. */

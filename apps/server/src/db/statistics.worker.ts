@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { analyzeIndex } from './analyze.js';
 import type { StatisticsReply, StatisticsRequest, StatisticsThreadData } from './database.js';
 
 /**
@@ -19,7 +20,11 @@ port.on('message', (request: StatisticsRequest) => {
   }
   let reply: StatisticsReply;
   try {
-    sqlite.exec(`analyze "${request.index.replaceAll('"', '""')}"`);
+    const [analyze, drop] = analyzeIndex(request.index);
+    sqlite.transaction(() => {
+      sqlite.exec(analyze);
+      if (sqlite.prepare(`select 1 from sqlite_master where name = 'sqlite_stat4'`).get()) sqlite.exec(drop);
+    })();
     reply = { type: 'analyzed' };
   } catch (error) {
     reply = { type: 'failed', message: (error as Error).message ?? String(error) };
