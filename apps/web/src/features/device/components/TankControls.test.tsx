@@ -14,6 +14,8 @@ beforeEach(() => {
     vi.fn(async (url: string, init?: RequestInit) => {
       if (url.startsWith(endpoints.ruleList.path))
         return Response.json({ code: 1, msg: '', data: { role: 'master', rules: [], all: [] } });
+      // The controls follow a sent command's progress; that poll is not a command.
+      if (url.startsWith(endpoints.commandStatus.path)) return Response.json({ code: 1, msg: '', data: [] });
       sent.push({ path: url, body: String(init?.body ?? '') });
       return Response.json({ code: 1, msg: '', data: { command_id: 'c1', status: 'sent' } });
     }),
