@@ -42,7 +42,7 @@ export interface Endpoint<
 export const endpoint = <const E extends Endpoint>(e: E): E => e;
 
 /** What a caller needs of an endpoint to call it: the endpoint without its schemas. */
-export type EndpointRoute = Omit<Endpoint, 'query' | 'body' | 'data' | 'success'>;
+export type EndpointRoute<E extends Endpoint = Endpoint> = Omit<E, 'query' | 'body' | 'data' | 'success'>;
 
 /**
  * The endpoint as a route (the web's table, apps/web/build/endpoint-routes.ts): the schemas, which
